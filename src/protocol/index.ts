@@ -1,0 +1,4 @@
+// The protocol: schemas, error codes and webhook signatures shared by server, client and fixture.
+export * from './errors.js';
+export * from './schemas.js';
+export * from './signature.js';

@@ -1,0 +1,255 @@
+// Owns the wire format: TypeBox schemas for every API body, query and response, and the
+// webhook payload. Server routes, the typed client and the fixture all import from here.
+import { Type, type Static } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+/** ISO-8601 timestamp string in UTC. */
+export const Timestamp = Type.String({ format: 'date-time' });
+
+/** An RFC 7807 problem document; `code` is the stable machine code. */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    field: Type.Optional(Type.String()),
+  },
+  { $id: 'Problem', description: 'application/problem+json error body' },
+);
+export type Problem = Static<typeof Problem>;
+
+/** A mail address with its display name ('' when none). */
+export const Address = Type.Object({ address: Type.String(), name: Type.String() }, { $id: 'Address' });
+export type Address = Static<typeof Address>;
+
+/** A disposable mailbox. */
+export const Mailbox = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String({ description: 'The address, lower-case.' }),
+    createdAt: Timestamp,
+    expiresAt: Timestamp,
+    webhookId: Nullable(Type.String()),
+  },
+  { $id: 'Mailbox' },
+);
+export type Mailbox = Static<typeof Mailbox>;
+
+/** Metadata of one attachment (content is only in the raw source). */
+export const Attachment = Type.Object(
+  {
+    filename: Nullable(Type.String()),
+    contentType: Type.String(),
+    size: Type.Integer(),
+    contentId: Nullable(Type.String()),
+  },
+  { $id: 'Attachment' },
+);
+export type Attachment = Static<typeof Attachment>;
+
+/** Header name (lower-case) to value; a header that occurs more than once is an array. */
+export const Headers = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
+export type Headers = Static<typeof Headers>;
+
+const messageSummaryFields = {
+  id: Type.String(),
+  mailboxId: Type.String(),
+  mailbox: Type.String({ description: 'Address of the mailbox that received the message.' }),
+  from: Nullable(Address),
+  to: Type.Array(Address),
+  cc: Type.Array(Address),
+  subject: Type.String(),
+  receivedAt: Timestamp,
+  size: Type.Integer({ description: 'Size of the raw source in bytes.' }),
+};
+
+/** A message without its bodies and headers: what listings return. */
+export const MessageSummary = Type.Object(messageSummaryFields, { $id: 'MessageSummary' });
+export type MessageSummary = Static<typeof MessageSummary>;
+
+/** A whole message as `GET /api/emails/{mailboxId}/{messageId}` returns it. */
+export const Message = Type.Object(
+  {
+    ...messageSummaryFields,
+    headers: Headers,
+    text: Nullable(Type.String()),
+    html: Nullable(Type.String()),
+    attachments: Type.Array(Attachment),
+  },
+  { $id: 'Message' },
+);
+export type Message = Static<typeof Message>;
+
+// ---- email endpoints -------------------------------------------------------------------
+
+export const GenerateMailboxBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ description: 'Custom local part; random when absent.' })),
+    domain: Type.Optional(Type.String()),
+    expiryTime: Type.Integer({ description: 'Lifetime in milliseconds (60000 up to the role maximum).' }),
+    webhookId: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type GenerateMailboxBody = Static<typeof GenerateMailboxBody>;
+
+export const GenerateMailboxResponse = Mailbox;
+export type GenerateMailboxResponse = Static<typeof GenerateMailboxResponse>;
+
+export const ListEmailsQuery = Type.Object({
+  mailbox: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Mailbox id or address; repeat for a batch.' })),
+  after: Type.Optional(Type.String({ description: 'Opaque cursor from the previous answer.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  wait: Type.Optional(Type.Number({ minimum: 0, maximum: 30, description: 'Seconds to hold the request until a message is there (long-poll).' })),
+  include: Type.Optional(Type.String({ description: '`body` to return whole messages.' })),
+});
+export type ListEmailsQuery = Static<typeof ListEmailsQuery>;
+
+export const ListEmailsResponse = Type.Object({
+  messages: Type.Array(Type.Union([Message, MessageSummary])),
+  cursor: Type.String({ description: 'Pass as `after` to get only newer messages.' }),
+});
+export type ListEmailsResponse = { messages: Array<Message | MessageSummary>; cursor: string };
+
+export const MailboxParams = Type.Object({ mailboxId: Type.String() });
+export const MessageParams = Type.Object({ mailboxId: Type.String(), messageId: Type.String() });
+
+export const MailboxMessagesQuery = Type.Object({
+  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+});
+export type MailboxMessagesQuery = Static<typeof MailboxMessagesQuery>;
+
+export const MailboxMessagesResponse = Type.Object({
+  mailbox: Mailbox,
+  messages: Type.Array(MessageSummary),
+  nextCursor: Nullable(Type.String()),
+  total: Type.Integer(),
+});
+export type MailboxMessagesResponse = Static<typeof MailboxMessagesResponse>;
+
+export const MessageResponse = Type.Object({ message: Message });
+export type MessageResponse = Static<typeof MessageResponse>;
+
+// ---- configuration endpoints -----------------------------------------------------------
+
+export const QuotaUsage = Type.Object({
+  period: Type.String({ description: 'Calendar month, YYYY-MM (UTC).' }),
+  allowance: Nullable(Type.Integer({ description: 'Calls this month (role + top-ups); null = unlimited.' })),
+  topUps: Type.Integer(),
+  used: Type.Integer(),
+  remaining: Nullable(Type.Integer()),
+  resetsAt: Timestamp,
+});
+export type QuotaUsage = Static<typeof QuotaUsage>;
+
+export const ConfigResponse = Type.Object({
+  domains: Type.Array(Type.String()),
+  expiryOptions: Type.Array(Type.Integer()),
+  minExpiryTime: Type.Integer(),
+  maxExpiryTime: Type.Integer(),
+  role: Type.String(),
+  limits: Type.Object({
+    monthlyCalls: Nullable(Type.Integer()),
+    maxMailboxes: Nullable(Type.Integer()),
+    maxExpiryTime: Type.Integer(),
+    maxMessageSize: Type.Integer(),
+  }),
+  mailboxes: Type.Object({ live: Type.Integer() }),
+  quota: QuotaUsage,
+});
+export type ConfigResponse = Static<typeof ConfigResponse>;
+
+export const CreateWebhookBody = Type.Object({ url: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
+
+export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), createdAt: Timestamp }, { $id: 'Webhook' });
+export type Webhook = Static<typeof Webhook>;
+
+export const CreatedWebhook = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  createdAt: Timestamp,
+  secret: Type.String({ description: 'whsec_… signing secret; shown only here.' }),
+});
+export type CreatedWebhook = Static<typeof CreatedWebhook>;
+
+export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook) });
+export type WebhookList = Static<typeof WebhookList>;
+
+export const WebhookParams = Type.Object({ id: Type.String() });
+
+/** One try at delivering an event. */
+export const DeliveryAttempt = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first try.' }),
+  at: Timestamp,
+  durationMs: Type.Integer(),
+  statusCode: Nullable(Type.Integer()),
+  error: Nullable(Type.String({ description: 'timeout, connection error or non-2xx, in words.' })),
+  ok: Type.Boolean(),
+});
+export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
+
+export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
+export type DeliveryStatus = Static<typeof DeliveryStatus>;
+
+export const Delivery = Type.Object({
+  id: Type.String({ description: 'The webhook-id header of every attempt.' }),
+  event: Type.String(),
+  messageId: Nullable(Type.String()),
+  mailboxId: Nullable(Type.String()),
+  status: DeliveryStatus,
+  createdAt: Timestamp,
+  nextAttemptAt: Nullable(Timestamp),
+  attempts: Type.Array(DeliveryAttempt),
+});
+export type Delivery = Static<typeof Delivery>;
+
+export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery) });
+export type DeliveryList = Static<typeof DeliveryList>;
+
+export const DeliveriesQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })) });
+
+export const WebhookTestResponse = Type.Object({
+  delivered: Type.Boolean(),
+  statusCode: Nullable(Type.Integer()),
+  durationMs: Type.Integer(),
+  error: Nullable(Type.String()),
+});
+export type WebhookTestResponse = Static<typeof WebhookTestResponse>;
+
+export const RedeemBody = Type.Object({ code: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export type RedeemBody = Static<typeof RedeemBody>;
+
+export const RedeemResponse = Type.Object({ calls: Type.Integer(), quota: QuotaUsage });
+export type RedeemResponse = Static<typeof RedeemResponse>;
+
+export const HealthResponse = Type.Object({ status: Type.Literal('ok'), version: Type.String() });
+export type HealthResponse = Static<typeof HealthResponse>;
+
+// ---- webhook events --------------------------------------------------------------------
+
+/** Body of a `message.received` webhook call. */
+export interface MessageReceivedEvent {
+  type: 'message.received';
+  timestamp: string;
+  data: Message;
+}
+/** Body of the event `POST /api/config/webhooks/{id}/test` sends. */
+export interface WebhookTestEvent {
+  type: 'webhook.test';
+  timestamp: string;
+  data: { webhookId: string; nonce: string };
+}
+export type WebhookEvent = MessageReceivedEvent | WebhookTestEvent;
+
+/** The fixed expiry choices of the reference service, in ms. */
+export const EXPIRY_OPTIONS = [3_600_000, 86_400_000, 259_200_000] as const;
+/** The shortest lifetime a mailbox may have, in ms. */
+export const MIN_EXPIRY_TIME = 60_000;
+/** The API-key request header. */
+export const API_KEY_HEADER = 'x-api-key';

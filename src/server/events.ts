@@ -1,0 +1,19 @@
+// Owns the in-process event bus: ingestion emits after commit; long-poll and delivery listen.
+import { EventEmitter } from 'node:events';
+import type { DeliveryRecord, StoredMessage } from './store/store.js';
+
+export interface ServiceEvents {
+  /** A message copy was durably committed. */
+  'message.stored': [message: StoredMessage];
+  /** Deliveries were committed and may be attempted now. */
+  'delivery.scheduled': [deliveries: DeliveryRecord[]];
+}
+
+/** A typed EventEmitter for {@link ServiceEvents}. */
+export class ServiceBus extends EventEmitter<ServiceEvents> {
+  constructor() {
+    super();
+    // Every long-poll adds a listener; many concurrent polls are normal.
+    this.setMaxListeners(0);
+  }
+}

@@ -1,0 +1,206 @@
+// Owns the storage contract: every record the service keeps and the one interface both
+// backends (SQLite, Postgres) implement. The store knows nothing of HTTP, SMTP or delivery.
+import type { Address, Attachment, DeliveryStatus, Headers } from '../../protocol/index.js';
+
+/** Times are epoch milliseconds throughout the store. */
+export type Millis = number;
+
+export type Scope = 'emails' | 'config';
+export const ALL_SCOPES: readonly Scope[] = ['emails', 'config'];
+
+export interface AccountRecord {
+  id: string;
+  email: string;
+  role: string;
+  isAdmin: boolean;
+  passwordHash: string | null;
+  createdAt: Millis;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  /** The first characters of the key, safe to display (`mw_ab12…`). */
+  prefix: string;
+  scopes: Scope[];
+  createdAt: Millis;
+  revokedAt: Millis | null;
+}
+
+export interface MailboxRecord {
+  id: string;
+  accountId: string;
+  /** Lower-case address, `local@domain`. */
+  address: string;
+  webhookId: string | null;
+  createdAt: Millis;
+  expiresAt: Millis;
+}
+
+/** A parsed message as ingestion hands it to the store (once, for all recipients). */
+export interface NewMessage {
+  from: Address | null;
+  to: Address[];
+  cc: Address[];
+  subject: string;
+  headers: Headers;
+  text: string | null;
+  html: string | null;
+  attachments: Attachment[];
+  raw: Buffer;
+}
+
+export interface StoredMessage {
+  id: string;
+  /** Global, strictly increasing insertion order; the basis of poll cursors. */
+  seq: number;
+  accountId: string;
+  mailboxId: string;
+  /** Address of the receiving mailbox. */
+  mailbox: string;
+  from: Address | null;
+  to: Address[];
+  cc: Address[];
+  subject: string;
+  receivedAt: Millis;
+  size: number;
+  /** Present only when bodies were asked for. */
+  body?: { headers: Headers; text: string | null; html: string | null; attachments: Attachment[] };
+}
+
+export interface WebhookRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  secret: string;
+  createdAt: Millis;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  accountId: string;
+  event: string;
+  messageId: string | null;
+  mailboxId: string | null;
+  /** The exact JSON body sent on every attempt (kept so retries send identical bytes). */
+  payload: string;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  nextAttemptAt: Millis | null;
+  createdAt: Millis;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: Millis;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  ok: boolean;
+}
+
+/** Thrown by the store when a unique value is already in use. */
+export class StoreConflictError extends Error {
+  readonly code = 'STORE_CONFLICT';
+  constructor(readonly subject: string, message: string) {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
+
+export interface InsertedCopy {
+  message: StoredMessage;
+  /** Deliveries created in the same transaction (one per target webhook). */
+  deliveries: DeliveryRecord[];
+}
+
+/**
+ * Makes the webhook payload for a stored copy. Called inside the insert transaction so a
+ * delivery row is never committed without its payload.
+ */
+export type PayloadBuilder = (message: StoredMessage & { body: NonNullable<StoredMessage['body']> }) => string;
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  // ---- accounts and keys
+  createAccount(input: { email: string; role: string; isAdmin: boolean; passwordHash: string | null; now: Millis }): Promise<AccountRecord>;
+  getAccount(id: string): Promise<AccountRecord | null>;
+  getAccountByEmail(email: string): Promise<AccountRecord | null>;
+  setAccountRole(id: string, role: string): Promise<void>;
+  createApiKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; now: Millis }): Promise<ApiKeyRecord>;
+  /** A live (not revoked) key by the hash of its secret, with the stored hash. */
+  findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null>;
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Revokes a key; false when there was no live key with that id. */
+  revokeApiKey(id: string, now: Millis): Promise<boolean>;
+
+  // ---- quota
+  /**
+   * Counts one call in `period` if the account is below `allowance` (null = unlimited),
+   * atomically. Returns the count after the call and whether it was allowed.
+   */
+  consumeCall(accountId: string, period: string, allowance: number | null): Promise<{ used: number; allowed: boolean }>;
+  getUsage(accountId: string, period: string): Promise<number>;
+  addTopUp(input: { accountId: string; period: string; calls: number; source: string; now: Millis }): Promise<void>;
+  getTopUps(accountId: string, period: string): Promise<number>;
+  createRedeemCode(input: { hash: string; calls: number; now: Millis }): Promise<void>;
+  /** Marks a code used by the account and adds its calls as a top-up; null when unknown or used. */
+  redeemCode(input: { hash: string; accountId: string; period: string; now: Millis }): Promise<number | null>;
+
+  // ---- mailboxes
+  /** Creates a mailbox; an expired one at the same address is replaced. Throws StoreConflictError when a live one holds it. */
+  createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis): Promise<MailboxRecord>;
+  /** A live mailbox of the account by id or address. */
+  getMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
+  /** A live mailbox of any account by address (for SMTP). */
+  findLiveMailboxByAddress(address: string, now: Millis): Promise<MailboxRecord | null>;
+  countLiveMailboxes(accountId: string, now: Millis): Promise<number>;
+
+  // ---- messages
+  /**
+   * Stores one copy of the message per mailbox, and the webhook deliveries each copy is
+   * owed, in one durable transaction. Mailboxes that expired meanwhile are skipped.
+   */
+  insertMessage(mailboxIds: string[], message: NewMessage, now: Millis, buildPayload: PayloadBuilder): Promise<InsertedCopy[]>;
+  /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */
+  listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }): Promise<StoredMessage[]>;
+  /** The highest seq ever assigned (0 when none). */
+  maxSeq(): Promise<number>;
+  /** A mailbox's messages newest first, those with seq < beforeSeq when given. */
+  listMailboxMessages(mailboxId: string, input: { beforeSeq?: number; limit: number }): Promise<StoredMessage[]>;
+  countMailboxMessages(mailboxId: string): Promise<number>;
+  /** One message with its body, only if its mailbox is `mailboxId` and it belongs to the account. */
+  getMessage(accountId: string, mailboxId: string, messageId: string): Promise<StoredMessage | null>;
+  getRawMessage(accountId: string, mailboxId: string, messageId: string): Promise<Buffer | null>;
+
+  // ---- webhooks and deliveries
+  createWebhook(input: { accountId: string; url: string; secret: string; now: Millis }): Promise<WebhookRecord>;
+  listWebhooks(accountId: string): Promise<WebhookRecord[]>;
+  getWebhook(accountId: string, id: string): Promise<WebhookRecord | null>;
+  /** Any account's webhook (for delivery). */
+  getWebhookById(id: string): Promise<WebhookRecord | null>;
+  /** Deletes the webhook and its pending deliveries; false when it did not exist. */
+  deleteWebhook(accountId: string, id: string): Promise<boolean>;
+  createDelivery(input: Omit<DeliveryRecord, 'id' | 'status' | 'attempts' | 'createdAt'> & { now: Millis }): Promise<DeliveryRecord>;
+  /**
+   * Takes up to `limit` pending deliveries due at `now` and leases them until now + leaseMs
+   * (their nextAttemptAt moves there), so no other instance tries them meanwhile.
+   */
+  claimDueDeliveries(now: Millis, leaseMs: number, limit: number): Promise<DeliveryRecord[]>;
+  /** The earliest nextAttemptAt of any pending delivery, or null. */
+  nextDeliveryDue(): Promise<Millis | null>;
+  /** Records one attempt and the delivery's new state. */
+  recordAttempt(deliveryId: string, attempt: AttemptRecord, next: { status: DeliveryStatus; nextAttemptAt: Millis | null }): Promise<void>;
+  /** A webhook's deliveries newest first, each with its attempts oldest first. */
+  listDeliveries(webhookId: string, limit: number): Promise<Array<DeliveryRecord & { attemptLog: AttemptRecord[] }>>;
+
+  // ---- expiry
+  /** Deletes mailboxes expired at `now` with their messages and pending deliveries. */
+  sweepExpired(now: Millis): Promise<{ mailboxes: number; messages: number; deliveries: number }>;
+
+  close(): Promise<void>;
+}
