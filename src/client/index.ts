@@ -1,0 +1,49 @@
+// Entry point of `mailwright/client`: the typed HTTP client, its errors and option types,
+// and the protocol types its methods return.
+export { MailwrightClient, type ListEmailsSummaryResponse, type ListEmailsWithBodyResponse } from './client.js';
+export {
+  CLIENT_ERROR_CODES,
+  MailwrightApiError,
+  MailwrightError,
+  type ApiErrorResponseCode,
+  type ClientErrorCode,
+  type MailwrightApiErrorInit,
+} from './errors.js';
+export {
+  DEFAULT_MAX_RETRY_WAIT,
+  DEFAULT_TIMEOUT,
+  LONG_POLL_GRACE,
+  MAX_429_RETRIES,
+  type GetMailboxOptions,
+  type ListDeliveriesOptions,
+  type ListEmailsOptions,
+  type MailwrightClientOptions,
+  type RawMessageOptions,
+  type RequestOptions,
+} from './options.js';
+export { parseQuotaHeaders, type QuotaState, type ResponseHeaders } from './quota-headers.js';
+export { parseRetryAfter } from './retry-after.js';
+export { API_KEY_HEADER, isApiErrorCode } from '../protocol/index.js';
+export type {
+  Address,
+  ApiErrorCode,
+  Attachment,
+  ConfigResponse,
+  CreatedWebhook,
+  CreateWebhookBody,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  GenerateMailboxBody,
+  HealthResponse,
+  ListEmailsResponse,
+  Mailbox,
+  MailboxMessagesResponse,
+  Message,
+  MessageSummary,
+  Problem,
+  QuotaUsage,
+  RedeemResponse,
+  Webhook,
+  WebhookTestResponse,
+} from '../protocol/index.js';
