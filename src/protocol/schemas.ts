@@ -18,12 +18,12 @@ export const Problem = Type.Object(
     code: Type.String(),
     field: Type.Optional(Type.String()),
   },
-  { $id: 'Problem', description: 'application/problem+json error body' },
+  { title: 'Problem', description: 'application/problem+json error body' },
 );
 export type Problem = Static<typeof Problem>;
 
 /** A mail address with its display name ('' when none). */
-export const Address = Type.Object({ address: Type.String(), name: Type.String() }, { $id: 'Address' });
+export const Address = Type.Object({ address: Type.String(), name: Type.String() }, { title: 'Address' });
 export type Address = Static<typeof Address>;
 
 /** A disposable mailbox. */
@@ -35,7 +35,7 @@ export const Mailbox = Type.Object(
     expiresAt: Timestamp,
     webhookId: Nullable(Type.String()),
   },
-  { $id: 'Mailbox' },
+  { title: 'Mailbox' },
 );
 export type Mailbox = Static<typeof Mailbox>;
 
@@ -47,7 +47,7 @@ export const Attachment = Type.Object(
     size: Type.Integer(),
     contentId: Nullable(Type.String()),
   },
-  { $id: 'Attachment' },
+  { title: 'Attachment' },
 );
 export type Attachment = Static<typeof Attachment>;
 
@@ -68,7 +68,7 @@ const messageSummaryFields = {
 };
 
 /** A message without its bodies and headers: what listings return. */
-export const MessageSummary = Type.Object(messageSummaryFields, { $id: 'MessageSummary' });
+export const MessageSummary = Type.Object(messageSummaryFields, { title: 'MessageSummary' });
 export type MessageSummary = Static<typeof MessageSummary>;
 
 /** A whole message as `GET /api/emails/{mailboxId}/{messageId}` returns it. */
@@ -80,7 +80,7 @@ export const Message = Type.Object(
     html: Nullable(Type.String()),
     attachments: Type.Array(Attachment),
   },
-  { $id: 'Message' },
+  { title: 'Message' },
 );
 export type Message = Static<typeof Message>;
 
@@ -167,7 +167,7 @@ export type ConfigResponse = Static<typeof ConfigResponse>;
 export const CreateWebhookBody = Type.Object({ url: Type.String({ minLength: 1 }) }, { additionalProperties: false });
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
-export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), createdAt: Timestamp }, { $id: 'Webhook' });
+export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), createdAt: Timestamp }, { title: 'Webhook' });
 export type Webhook = Static<typeof Webhook>;
 
 export const CreatedWebhook = Type.Object({

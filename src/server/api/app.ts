@@ -1,0 +1,54 @@
+// Owns the HTTP application: fastify with TypeBox schemas, problem+json errors, API-key auth
+// and quota, the routes, and the OpenAPI document generated from the route schemas.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ServiceContext } from '../context.js';
+import { VERSION } from '../version.js';
+import { installAuth } from './auth.js';
+import { installErrorHandling } from './problem.js';
+import { configRoutes } from './routes/config.js';
+import { emailRoutes } from './routes/emails.js';
+import { systemRoutes } from './routes/system.js';
+
+export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log.child({ subsystem: 'api' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'mailwright',
+        version: VERSION,
+        description:
+          'Disposable mailboxes for end-to-end tests. Every call but /health needs an `X-API-Key` header; every authenticated answer carries ' +
+          '`RateLimit-Policy` and `RateLimit` headers (IETF httpapi draft; unlimited roles report q=2147483647). Errors are application/problem+json ' +
+          'with a stable `code`. Another account\'s mailbox or message answers 404, as if it did not exist.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ apiKey: [] }],
+      tags: [
+        { name: 'emails', description: 'Mailboxes and messages (key scope `emails`)' },
+        { name: 'config', description: 'Account configuration and quota (key scope `config`)' },
+        { name: 'webhooks', description: 'Webhooks and their delivery log (key scope `config`)' },
+        { name: 'system', description: 'No key needed' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  installErrorHandling(app);
+  installAuth(app, ctx);
+  await app.register(systemRoutes);
+  await app.register(emailRoutes, { ctx });
+  await app.register(configRoutes, { ctx });
+  return app;
+}

@@ -1,0 +1,59 @@
+// Owns API errors: the ApiError class routes throw and the problem+json error handler that
+// turns it, validation failures and framework errors into `{ type, title, status, detail, code }`.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { API_ERRORS, problemType, type ApiErrorCode, type Problem } from '../../protocol/index.js';
+
+/** An error with a stable API `code`; the handler renders it as problem+json. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ApiErrorCode,
+    readonly detail: string,
+    readonly field?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+    this.status = API_ERRORS[code].status;
+  }
+}
+
+export function problemOf(code: ApiErrorCode, detail: string, field?: string): Problem {
+  const { status, title } = API_ERRORS[code];
+  return { type: problemType(code), title, status, detail, code, ...(field ? { field } : {}) };
+}
+
+/** The field a validation error is about, as the client named it (`expiryTime`, `limit`, …). */
+function fieldOf(error: FastifyError): string | undefined {
+  const first = error.validation?.[0] as { instancePath?: string; params?: { missingProperty?: string; additionalProperty?: string } } | undefined;
+  if (!first) return undefined;
+  const path = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const extra = first.params?.missingProperty ?? first.params?.additionalProperty;
+  return [path, extra].filter(Boolean).join('.') || undefined;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    let problem: Problem;
+    if (error instanceof ApiError) {
+      problem = problemOf(error.code, error.detail, error.field);
+      reply.headers(error.headers);
+    } else if (error.validation) {
+      const field = fieldOf(error);
+      const where = error.validationContext ?? 'request';
+      problem = problemOf('invalid_request', `${where} is invalid: ${field ?? ''} ${error.validation[0]?.message ?? error.message}`.replace(/\s+/g, ' ').trim(), field);
+    } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      problem = problemOf('payload_too_large', `the request body is larger than the ${app.initialConfig.bodyLimit} bytes allowed; send a smaller body`);
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      problem = problemOf('invalid_request', `${error.message}; see /docs for the expected request`);
+    } else {
+      request.log.error({ err: error }, 'request failed');
+      problem = problemOf('internal_error', 'the server failed to answer; the details are in its log');
+    }
+    return reply.code(problem.status).type('application/problem+json').send(problem);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const problem = problemOf('not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`);
+    return reply.code(404).type('application/problem+json').send(problem);
+  });
+}

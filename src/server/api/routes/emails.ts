@@ -1,0 +1,200 @@
+// Owns the email endpoints (scope `emails`): create a mailbox, the batched poll with
+// long-polling, a mailbox's messages, one message and its raw source.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  GenerateMailboxBody,
+  ListEmailsQuery,
+  ListEmailsResponse,
+  Mailbox,
+  MailboxMessagesQuery,
+  MailboxMessagesResponse,
+  MailboxParams,
+  MessageParams,
+  MessageResponse,
+  MIN_EXPIRY_TIME,
+} from '../../../protocol/index.js';
+import type { ServiceContext } from '../../context.js';
+import { toMailbox, toMessage, toMessageSummary } from '../../dto.js';
+import { randomToken } from '../../ids.js';
+import { StoreConflictError, type MailboxRecord } from '../../store/store.js';
+import { authOf } from '../auth.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { waitForStoredMessage } from '../long-poll.js';
+import { ApiError } from '../problem.js';
+import { errorResponses } from '../schema-helpers.js';
+
+const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
+
+export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  const { store, clock, config, bus } = ctx;
+
+  async function liveMailbox(accountId: string, idOrAddress: string): Promise<MailboxRecord> {
+    const mailbox = await store.getMailbox(accountId, idOrAddress, clock.now());
+    if (!mailbox) throw new ApiError('mailbox_not_found', `no live mailbox "${idOrAddress}" in this account (it may have expired); create one with POST /api/emails/generate`);
+    return mailbox;
+  }
+
+  app.post('/api/emails/generate', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'Create a mailbox with a random or custom address',
+      body: GenerateMailboxBody,
+      response: { 201: Mailbox, ...errorResponses(400, 401, 403, 409, 429) },
+    },
+  }, async (request, reply) => {
+    const { account, limits } = authOf(request);
+    const body = request.body;
+    const now = clock.now();
+    const domain = (body.domain ?? config.domains[0]!).toLowerCase();
+    if (!config.domains.includes(domain)) {
+      throw new ApiError('unknown_domain', `domain "${domain}" is not served here; use one of ${config.domains.join(', ')}`, 'domain');
+    }
+    let name: string | undefined;
+    if (body.name !== undefined) {
+      name = body.name.toLowerCase();
+      if (!LOCAL_PART.test(name) || name.includes('..')) {
+        throw new ApiError('invalid_request', `name "${body.name}" is not a usable local part: use 1-64 of a-z 0-9 . _ - (no "+", which is for tags), starting and ending with a letter or digit`, 'name');
+      }
+    }
+    if (body.expiryTime < MIN_EXPIRY_TIME || body.expiryTime > limits.maxExpiryTime) {
+      throw new ApiError('invalid_request', `expiryTime ${body.expiryTime} ms is outside ${MIN_EXPIRY_TIME}-${limits.maxExpiryTime} ms allowed for role ${account.role}; pick a value in that range (e.g. 3600000)`, 'expiryTime');
+    }
+    if (body.webhookId !== undefined && !(await store.getWebhook(account.id, body.webhookId))) {
+      throw new ApiError('invalid_request', `webhookId "${body.webhookId}" is not a webhook of this account; create one with POST /api/config/webhooks`, 'webhookId');
+    }
+    if (limits.maxMailboxes !== null && (await store.countLiveMailboxes(account.id, now)) >= limits.maxMailboxes) {
+      throw new ApiError('mailbox_limit', `account ${account.email} already has ${limits.maxMailboxes} live mailboxes, the most role ${account.role} allows; wait for some to expire or use shorter expiryTime`);
+    }
+    const create = (local: string) =>
+      store.createMailbox({ accountId: account.id, address: `${local}@${domain}`, webhookId: body.webhookId ?? null, createdAt: now, expiresAt: now + body.expiryTime }, now);
+    let mailbox: MailboxRecord | undefined;
+    try {
+      if (name) mailbox = await create(name);
+      else {
+        for (let tries = 0; !mailbox && tries < 5; tries++) {
+          try {
+            mailbox = await create(randomToken(12));
+          } catch (error) {
+            if (!(error instanceof StoreConflictError) || tries === 4) throw error;
+          }
+        }
+      }
+    } catch (error) {
+      if (error instanceof StoreConflictError) throw new ApiError('address_taken', `${name}@${domain} is already a live mailbox; choose another name or leave name out for a random one`, 'name');
+      throw error;
+    }
+    return reply.code(201).send(toMailbox(mailbox!));
+  });
+
+  app.get('/api/emails', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'Poll received messages across mailboxes, oldest first (long-poll with `wait`)',
+      querystring: ListEmailsQuery,
+      response: { 200: ListEmailsResponse, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (request, reply) => {
+    const { account } = authOf(request);
+    const query = request.query;
+    const wanted = query.mailbox === undefined ? undefined : Array.isArray(query.mailbox) ? query.mailbox : [query.mailbox];
+    let mailboxIds: string[] | undefined;
+    if (wanted) {
+      if (wanted.length > 100) throw new ApiError('invalid_request', `mailbox is repeated ${wanted.length} times; at most 100 mailboxes per poll, split the batch`, 'mailbox');
+      mailboxIds = [];
+      for (const m of wanted) mailboxIds.push((await liveMailbox(account.id, m)).id);
+    }
+    if (query.include !== undefined && query.include !== 'body') {
+      throw new ApiError('invalid_request', `include "${query.include}" is unknown; the only value is "body"`, 'include');
+    }
+    const includeBody = query.include === 'body';
+    const limit = query.limit ?? 50;
+    const afterSeq = query.after === undefined ? 0 : decodeCursor(query.after, 'after');
+    const waitMs = Math.round((query.wait ?? 0) * 1000);
+    const snapshot = await store.maxSeq();
+    const list = () => store.listMessages({ accountId: account.id, mailboxIds, afterSeq, limit, includeBody, now: clock.now() });
+
+    let messages = await list();
+    if (messages.length === 0 && waitMs > 0) {
+      const idSet = mailboxIds ? new Set(mailboxIds) : undefined;
+      const abort = new AbortController();
+      const onClose = () => abort.abort();
+      reply.raw.once('close', onClose);
+      const waiter = waitForStoredMessage(bus, (m) => m.accountId === account.id && m.seq > afterSeq && (!idSet || idSet.has(m.mailboxId)), waitMs, abort.signal);
+      try {
+        // A message may have been committed between the first query and subscribing.
+        messages = await list();
+        if (messages.length === 0 && (await waiter.arrived)) messages = await list();
+      } finally {
+        waiter.dispose();
+        reply.raw.off('close', onClose);
+      }
+    }
+    const last = messages.at(-1);
+    const cursor = encodeCursor(last ? last.seq : Math.max(afterSeq, snapshot));
+    return { messages: messages.map((m) => (includeBody ? toMessage(m) : toMessageSummary(m))), cursor };
+  });
+
+  app.get('/api/emails/:mailboxId', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'A mailbox and its messages, newest first',
+      params: MailboxParams,
+      querystring: MailboxMessagesQuery,
+      response: { 200: MailboxMessagesResponse, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (request) => {
+    const { account } = authOf(request);
+    const mailbox = await liveMailbox(account.id, request.params.mailboxId);
+    const limit = request.query.limit ?? 50;
+    const beforeSeq = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor, 'cursor');
+    const [messages, total] = await Promise.all([store.listMailboxMessages(mailbox.id, { beforeSeq, limit }), store.countMailboxMessages(mailbox.id)]);
+    const last = messages.at(-1);
+    return {
+      mailbox: toMailbox(mailbox),
+      messages: messages.map(toMessageSummary),
+      nextCursor: messages.length === limit && last ? encodeCursor(last.seq) : null,
+      total,
+    };
+  });
+
+  async function findMessage(accountId: string, mailboxId: string, messageId: string) {
+    const mailbox = await liveMailbox(accountId, mailboxId);
+    const message = await store.getMessage(accountId, mailbox.id, messageId);
+    if (!message) throw new ApiError('message_not_found', `no message "${messageId}" in mailbox ${mailbox.address}; list the mailbox with GET /api/emails/${mailbox.id}`);
+    return { mailbox, message };
+  }
+
+  app.get('/api/emails/:mailboxId/:messageId', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'One message with all headers, text, HTML and attachment metadata',
+      params: MessageParams,
+      response: { 200: MessageResponse, ...errorResponses(401, 403, 404, 429) },
+    },
+  }, async (request) => {
+    const { account } = authOf(request);
+    const { message } = await findMessage(account.id, request.params.mailboxId, request.params.messageId);
+    return { message: toMessage(message) };
+  });
+
+  app.get('/api/emails/:mailboxId/:messageId/raw', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'The original RFC 5322 source (message/rfc822)',
+      params: MessageParams,
+      response: { 200: { type: 'string', description: 'message/rfc822 source' }, ...errorResponses(401, 403, 404, 429) },
+    },
+  }, async (request, reply) => {
+    const { account } = authOf(request);
+    const { mailbox, message } = await findMessage(account.id, request.params.mailboxId, request.params.messageId);
+    const raw = await store.getRawMessage(account.id, mailbox.id, message.id);
+    if (!raw) throw new ApiError('message_not_found', `message "${message.id}" is gone (its mailbox expired)`);
+    return reply.type('message/rfc822').header('content-disposition', `inline; filename="${message.id}.eml"`).send(raw as unknown as string);
+  });
+};
+

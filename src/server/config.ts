@@ -1,0 +1,102 @@
+// Owns turning user options (startServer arguments, CLI flags, MAILWRIGHT_* variables)
+// into a validated ResolvedConfig.
+import { join } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, DEFAULT_ROLES, type ResolvedConfig, type RoleLimits } from './context.js';
+
+/** Options of {@link startServer}; every one is optional. CLI flags and `MAILWRIGHT_*` variables map onto these. */
+export interface ServerOptions {
+  /** Interface to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** HTTP port; 0 = any free port. @default 8025 */
+  httpPort?: number;
+  /** SMTP port; 0 = any free port. @default 2525 */
+  smtpPort?: number;
+  /** SQLite file, or ':memory:'. @default './.mailwright/mailwright.db' */
+  data?: string;
+  /** postgres://… to share one store across instances (scale-out). */
+  databaseUrl?: string;
+  /** Domains mailboxes can be created in. @default ['mailwright.test'] */
+  domains?: string[];
+  /** Ensures an admin account holding this key exists. */
+  apiKey?: string;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. @default 'info' */
+  logLevel?: string;
+  /** Monthly call allowance per role (null = unlimited), merged over the defaults. */
+  quota?: Record<string, number | null>;
+  /** Full role limits, merged over the defaults. */
+  roles?: Record<string, Partial<RoleLimits>>;
+  /** Largest SMTP message accepted, bytes. @default 10485760 */
+  maxMessageSize?: number;
+  /** How often expired mailboxes are deleted, ms. @default 30000 */
+  sweepIntervalMs?: number;
+  /** Webhook request timeout, ms. @default 5000 */
+  webhookTimeoutMs?: number;
+  /** Delays (ms) before each retry of a failed webhook delivery. @default 1s,2s,5s,10s,30s,1m,5m,15m,1h */
+  webhookRetrySchedule?: number[];
+  /** Let webhooks target private/loopback addresses although the server listens publicly. @default false */
+  allowPrivateWebhooks?: boolean;
+}
+
+/** A bad option value, named with the option, the rule and the fix. */
+export class ConfigError extends Error {
+  readonly code = 'MW_ERR_CONFIG';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function port(name: string, value: number | undefined, fallback: number): number {
+  const p = value ?? fallback;
+  if (!Number.isInteger(p) || p < 0 || p > 65535) throw new ConfigError(`${name} must be a port number 0-65535 (0 = any free port), got ${value}`);
+  return p;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const n = value ?? fallback;
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${value}`);
+  return n;
+}
+
+/** Parses "500ms", "2s", "5m", "1h" or a bare number of ms. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) throw new ConfigError(`"${text}" is not a duration; write e.g. 500ms, 2s, 5m or 1h`);
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 'ms']!;
+  return Math.round(Number(match[1]) * factor);
+}
+
+export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
+  const roles: Record<string, RoleLimits> = {};
+  for (const [name, limits] of Object.entries(DEFAULT_ROLES)) roles[name] = { ...limits };
+  for (const [name, limits] of Object.entries(options.roles ?? {})) {
+    roles[name] = { ...(roles[name] ?? DEFAULT_ROLES.civilian), ...limits };
+  }
+  for (const [name, calls] of Object.entries(options.quota ?? {})) {
+    if (!roles[name]) throw new ConfigError(`--quota names role "${name}", which is unknown; roles are ${Object.keys(roles).join(', ')}`);
+    if (calls !== null && (!Number.isInteger(calls) || calls < 0)) throw new ConfigError(`--quota ${name}=${calls}: the allowance must be a whole number of calls or "unlimited"`);
+    roles[name].monthlyCalls = calls;
+  }
+  const domains = (options.domains?.length ? options.domains : ['mailwright.test']).map((d) => d.toLowerCase());
+  for (const domain of domains) {
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(domain)) throw new ConfigError(`--domain "${domain}" is not a domain name; write e.g. mailwright.test`);
+  }
+  const schedule = options.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE;
+  if (schedule.some((d) => !Number.isFinite(d) || d < 0)) throw new ConfigError('webhook retry schedule entries must be non-negative durations');
+  return {
+    host: options.host ?? '127.0.0.1',
+    httpPort: port('--http-port', options.httpPort, 8025),
+    smtpPort: port('--smtp-port', options.smtpPort, 2525),
+    data: options.data ?? join('.mailwright', 'mailwright.db'),
+    databaseUrl: options.databaseUrl ?? null,
+    domains: [...new Set(domains)],
+    apiKey: options.apiKey ?? null,
+    logLevel: options.logLevel ?? 'info',
+    roles,
+    maxMessageSize: positive('maxMessageSize', options.maxMessageSize, 10 * 1024 * 1024),
+    sweepIntervalMs: positive('sweepIntervalMs', options.sweepIntervalMs, 30_000),
+    webhookTimeoutMs: positive('webhookTimeoutMs', options.webhookTimeoutMs, 5_000),
+    webhookRetrySchedule: [...schedule],
+    allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+  };
+}

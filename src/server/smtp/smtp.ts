@@ -1,0 +1,130 @@
+// Owns SMTP ingestion: accepts mail for live mailboxes only (550 5.1.1 otherwise), enforces
+// SIZE (552 5.3.4), stores one copy per live mailbox and answers 250 only after the commit,
+// then emits `message.stored` / `delivery.scheduled` for long-polls and webhooks.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { Logger } from 'pino';
+import type { ServiceContext } from '../context.js';
+import { messageReceivedPayload } from '../dto.js';
+import { mailboxAddressOf } from './address.js';
+import { parseMessage } from './parse.js';
+
+/** An SMTP reply error: smtp-server sends `responseCode` and the message. */
+function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
+  return Object.assign(new Error(message), { responseCode });
+}
+
+interface SessionState {
+  /** Mailbox ids accepted at RCPT time. */
+  mailboxIds: Set<string>;
+}
+
+function stateOf(session: SMTPServerSession): SessionState {
+  const holder = session as SMTPServerSession & { mailwright?: SessionState };
+  holder.mailwright ??= { mailboxIds: new Set() };
+  return holder.mailwright;
+}
+
+export interface StartedSmtp {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Reads the DATA stream into one buffer, stopping to keep at most `limit` + 1 bytes. */
+async function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw: Buffer; tooLarge: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  return { raw: Buffer.concat(chunks), tooLarge: stream.sizeExceeded || size > limit };
+}
+
+export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
+  const { store, clock, bus, config } = ctx;
+  const log: Logger = ctx.log.child({ subsystem: 'smtp' });
+
+  const server = new SMTPServer({
+    name: 'mailwright',
+    banner: 'mailwright disposable mail',
+    size: config.maxMessageSize,
+    // Answer 552 5.3.4 for an oversized DATA (the size option alone only advertises).
+    ...({ rejectOversized: true } as object),
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
+    hideENHANCEDSTATUSCODES: false,
+    hide8BITMIME: false,
+    hidePIPELINING: false,
+    hideSMTPUTF8: false,
+    logger: false,
+    // Any credentials are accepted: apps under test often insist on authenticating.
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username ?? 'anonymous' });
+    },
+    onMailFrom(_address, session, callback) {
+      stateOf(session).mailboxIds.clear();
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      const target = mailboxAddressOf(address.address);
+      const refuse = () => callback(smtpError(550, `<${address.address}>: no such mailbox here (unknown or expired); create it first with POST /api/emails/generate`));
+      if (!target) return refuse();
+      store.findLiveMailboxByAddress(target, clock.now()).then((mailbox) => {
+        if (!mailbox) return refuse();
+        stateOf(session).mailboxIds.add(mailbox.id);
+        callback();
+      }, (error: unknown) => {
+        log.error({ err: error }, 'recipient lookup failed');
+        callback(smtpError(451, 'temporary failure looking up the recipient; try again'));
+      });
+    },
+    onData(stream, session, callback) {
+      const state = stateOf(session);
+      readStream(stream, config.maxMessageSize)
+        .then(async ({ raw, tooLarge }) => {
+          if (tooLarge) {
+            // rejectOversized makes smtp-server answer `552 5.3.4` itself, whatever we pass here.
+            throw smtpError(552, `message exceeds the ${config.maxMessageSize} byte limit (SIZE); send a smaller message`);
+          }
+          const parsed = await parseMessage(raw);
+          const now = clock.now();
+          const copies = await store.insertMessage([...state.mailboxIds], parsed, now, (m) => messageReceivedPayload(m, now));
+          if (copies.length === 0) throw smtpError(550, 'every recipient mailbox expired before the message was stored');
+          log.debug({ messageIds: copies.map((c) => c.message.id), size: raw.length }, 'message stored');
+          return copies;
+        })
+        .then((copies) => {
+          // The commit is durable: acknowledge first, then tell listeners.
+          callback(null, `stored ${copies.map((c) => c.message.id).join(' ')}`);
+          for (const copy of copies) bus.emit('message.stored', copy.message);
+          const deliveries = copies.flatMap((c) => c.deliveries);
+          if (deliveries.length > 0) bus.emit('delivery.scheduled', deliveries);
+        })
+        .catch((error: Error & { responseCode?: number }) => {
+          if (!error.responseCode) {
+            log.error({ err: error }, 'storing a message failed');
+            error = smtpError(451, 'the message could not be stored; try again');
+          }
+          callback(error);
+        });
+    },
+  });
+  server.on('error', (error) => log.error({ err: error }, 'smtp server error'));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.smtpPort, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    close: () => (closing ??= new Promise<void>((resolve) => server.close(() => resolve()))),
+  };
+}

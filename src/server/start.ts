@@ -1,0 +1,106 @@
+// Owns starting and stopping the whole service in-process: store, HTTP API, SMTP, webhook
+// dispatcher and sweeper. A failure half way undoes what started and rethrows the first error.
+import pino, { type Logger } from 'pino';
+import { resolveConfig, type ServerOptions } from './config.js';
+import { systemClock, type Clock, type ServiceContext } from './context.js';
+import { ServiceBus } from './events.js';
+import { buildApi } from './api/app.js';
+import { bootstrapAdmin, ensureAdminKey } from './auth/accounts.js';
+import { WebhookDispatcher } from './delivery/dispatcher.js';
+import { startSmtp } from './smtp/smtp.js';
+import { Sweeper } from './sweeper/sweeper.js';
+import { openStore } from './store/open.js';
+
+/** A running service. `close()` is idempotent; `await using` works too. */
+export interface StartedServer extends AsyncDisposable {
+  /** Base URL of the HTTP API, e.g. `http://127.0.0.1:8025`. */
+  httpUrl: string;
+  /** `smtp://host:port` of the SMTP listener. */
+  smtpUrl: string;
+  httpPort: number;
+  smtpPort: number;
+  host: string;
+  /**
+   * The configured `apiKey`, or the admin key created on first start (printed once), or
+   * null when the store already had accounts and no key was configured.
+   */
+  apiKey: string | null;
+  /** Stops accepting, finishes in-flight SMTP transactions and HTTP requests (bounded), flushes the store. */
+  close(): Promise<void>;
+}
+
+export interface StartServerInternals {
+  /** Substitute clock (tests). */
+  clock?: Clock;
+  /** Substitute logger. */
+  logger?: Logger;
+}
+
+function urlHost(host: string): string {
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return shown.includes(':') ? `[${shown}]` : shown;
+}
+
+/**
+ * Starts the disposable-mail service in this process.
+ *
+ * @example
+ * const server = await startServer({ httpPort: 0, smtpPort: 0, data: ':memory:', apiKey: 'mw_test' });
+ * // … server.httpUrl, server.smtpPort …
+ * await server.close();
+ */
+export async function startServer(options: ServerOptions = {}, internals: StartServerInternals = {}): Promise<StartedServer> {
+  const config = resolveConfig(options);
+  const log = internals.logger ?? pino({ level: config.logLevel, base: { service: 'mailwright' } });
+  const clock = internals.clock ?? systemClock;
+  const undo: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        log.error({ err: error }, 'shutdown step failed');
+      }
+    }
+  };
+  try {
+    const store = await openStore(config);
+    undo.push(() => store.close());
+    const ctx: ServiceContext = { config, store, bus: new ServiceBus(), log, clock };
+
+    let apiKey: string | null = config.apiKey;
+    if (apiKey) await ensureAdminKey(store, apiKey, clock.now());
+    else apiKey = await bootstrapAdmin(store, clock.now());
+
+    const dispatcher = new WebhookDispatcher(ctx).start();
+    undo.push(() => dispatcher.close());
+    const sweeper = new Sweeper(ctx).start();
+    undo.push(() => sweeper.close());
+
+    const api = await buildApi(ctx);
+    await api.listen({ port: config.httpPort, host: config.host });
+    undo.push(() => api.close());
+    const httpPort = api.server.address() && typeof api.server.address() === 'object' ? (api.server.address() as { port: number }).port : config.httpPort;
+
+    const smtp = await startSmtp(ctx);
+    undo.push(() => smtp.close());
+
+    const host = urlHost(config.host);
+    let closing: Promise<void> | null = null;
+    const close = () => (closing ??= closeAll());
+    log.info({ http: `http://${host}:${httpPort}`, smtp: `smtp://${host}:${smtp.port}`, store: config.databaseUrl ? 'postgres' : config.data }, 'mailwright listening');
+    return {
+      httpUrl: `http://${host}:${httpPort}`,
+      smtpUrl: `smtp://${host}:${smtp.port}`,
+      httpPort,
+      smtpPort: smtp.port,
+      host: config.host,
+      apiKey,
+      close,
+      [Symbol.asyncDispose]: close,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+// Owns the SQLite schema as numbered migrations; applied in order, each once.
+export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL,
+  is_admin INTEGER NOT NULL DEFAULT 0,
+  password_hash TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  scopes TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE TABLE quota_usage (
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  period TEXT NOT NULL,
+  used INTEGER NOT NULL,
+  PRIMARY KEY (account_id, period)
+);
+CREATE TABLE top_ups (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  period TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX top_ups_account_period ON top_ups(account_id, period);
+CREATE TABLE redeem_codes (
+  hash TEXT PRIMARY KEY,
+  calls INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  redeemed_by TEXT,
+  redeemed_at INTEGER
+);
+CREATE TABLE mailboxes (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  address TEXT NOT NULL UNIQUE,
+  webhook_id TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX mailboxes_account ON mailboxes(account_id, expires_at);
+CREATE INDEX mailboxes_expiry ON mailboxes(expires_at);
+CREATE TABLE messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL,
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes(id) ON DELETE CASCADE,
+  mailbox TEXT NOT NULL,
+  from_json TEXT,
+  to_json TEXT NOT NULL,
+  cc_json TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  received_at INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  headers_json TEXT NOT NULL,
+  text_body TEXT,
+  html_body TEXT,
+  attachments_json TEXT NOT NULL,
+  raw BLOB NOT NULL
+);
+CREATE INDEX messages_account_seq ON messages(account_id, seq);
+CREATE INDEX messages_mailbox_seq ON messages(mailbox_id, seq);
+CREATE TABLE webhooks (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  url TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX webhooks_account ON webhooks(account_id);
+CREATE TABLE deliveries (
+  id TEXT PRIMARY KEY,
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  account_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  message_id TEXT,
+  mailbox_id TEXT,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
+CREATE INDEX deliveries_webhook ON deliveries(webhook_id, created_at);
+CREATE INDEX deliveries_mailbox ON deliveries(mailbox_id);
+CREATE TABLE delivery_attempts (
+  delivery_id TEXT NOT NULL REFERENCES deliveries(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  ok INTEGER NOT NULL,
+  PRIMARY KEY (delivery_id, attempt)
+);
+`,
+  },
+];

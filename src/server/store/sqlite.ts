@@ -1,0 +1,504 @@
+// Owns the embedded SQLite backend of the Store (better-sqlite3, WAL, synchronous=FULL so
+// a committed message survives a crash).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { newId } from '../ids.js';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
+import {
+  StoreConflictError,
+  type AccountRecord,
+  type ApiKeyRecord,
+  type AttemptRecord,
+  type DeliveryRecord,
+  type InsertedCopy,
+  type MailboxRecord,
+  type Millis,
+  type NewMessage,
+  type PayloadBuilder,
+  type Scope,
+  type Store,
+  type StoredMessage,
+  type WebhookRecord,
+} from './store.js';
+
+type Row = Record<string, unknown>;
+
+const num = (v: unknown) => Number(v);
+const str = (v: unknown) => String(v);
+const optNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const optStr = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+export function accountFromRow(r: Row): AccountRecord {
+  return {
+    id: str(r.id),
+    email: str(r.email),
+    role: str(r.role),
+    isAdmin: Boolean(r.is_admin),
+    passwordHash: optStr(r.password_hash),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function apiKeyFromRow(r: Row): ApiKeyRecord {
+  return {
+    id: str(r.id),
+    accountId: str(r.account_id),
+    name: str(r.name),
+    prefix: str(r.prefix),
+    scopes: str(r.scopes).split(',').filter(Boolean) as Scope[],
+    createdAt: num(r.created_at),
+    revokedAt: optNum(r.revoked_at),
+  };
+}
+
+export function mailboxFromRow(r: Row): MailboxRecord {
+  return {
+    id: str(r.id),
+    accountId: str(r.account_id),
+    address: str(r.address),
+    webhookId: optStr(r.webhook_id),
+    createdAt: num(r.created_at),
+    expiresAt: num(r.expires_at),
+  };
+}
+
+export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
+  const message: StoredMessage = {
+    id: str(r.id),
+    seq: num(r.seq),
+    accountId: str(r.account_id),
+    mailboxId: str(r.mailbox_id),
+    mailbox: str(r.mailbox),
+    from: r.from_json ? JSON.parse(str(r.from_json)) : null,
+    to: JSON.parse(str(r.to_json)),
+    cc: JSON.parse(str(r.cc_json)),
+    subject: str(r.subject),
+    receivedAt: num(r.received_at),
+    size: num(r.size),
+  };
+  if (withBody) {
+    message.body = {
+      headers: JSON.parse(str(r.headers_json)),
+      text: optStr(r.text_body),
+      html: optStr(r.html_body),
+      attachments: JSON.parse(str(r.attachments_json)),
+    };
+  }
+  return message;
+}
+
+export function webhookFromRow(r: Row): WebhookRecord {
+  return { id: str(r.id), accountId: str(r.account_id), url: str(r.url), secret: str(r.secret), createdAt: num(r.created_at) };
+}
+
+export function deliveryFromRow(r: Row): DeliveryRecord {
+  return {
+    id: str(r.id),
+    webhookId: str(r.webhook_id),
+    accountId: str(r.account_id),
+    event: str(r.event),
+    messageId: optStr(r.message_id),
+    mailboxId: optStr(r.mailbox_id),
+    payload: str(r.payload),
+    status: str(r.status) as DeliveryRecord['status'],
+    attempts: num(r.attempts),
+    nextAttemptAt: optNum(r.next_attempt_at),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function attemptFromRow(r: Row): AttemptRecord {
+  return {
+    attempt: num(r.attempt),
+    at: num(r.at),
+    durationMs: num(r.duration_ms),
+    statusCode: optNum(r.status_code),
+    error: optStr(r.error),
+    ok: Boolean(r.ok),
+  };
+}
+
+const SUMMARY_COLUMNS = 'seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size';
+const BODY_COLUMNS = `${SUMMARY_COLUMNS}, headers_json, text_body, html_body, attachments_json`;
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Opens (creating when needed) a SQLite store at `file` (or ':memory:') and migrates it. */
+export function openSqliteStore(file: string): SqliteStore {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return new SqliteStore(db);
+}
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  for (const migration of SQLITE_MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, Date.now());
+    }).immediate();
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  #closed = false;
+
+  constructor(private readonly db: Database.Database) {}
+
+  #get(sql: string, ...params: unknown[]): Row | undefined {
+    return this.db.prepare(sql).get(...params) as Row | undefined;
+  }
+  #all(sql: string, ...params: unknown[]): Row[] {
+    return this.db.prepare(sql).all(...params) as Row[];
+  }
+  #run(sql: string, ...params: unknown[]) {
+    return this.db.prepare(sql).run(...params);
+  }
+
+  // ---- accounts and keys
+
+  async createAccount(input: { email: string; role: string; isAdmin: boolean; passwordHash: string | null; now: Millis }): Promise<AccountRecord> {
+    const account: AccountRecord = { id: newId('acc'), email: input.email.toLowerCase(), role: input.role, isAdmin: input.isAdmin, passwordHash: input.passwordHash, createdAt: input.now };
+    try {
+      this.#run(
+        'INSERT INTO accounts (id, email, role, is_admin, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        account.id, account.email, account.role, account.isAdmin ? 1 : 0, account.passwordHash, account.createdAt,
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new StoreConflictError('account', `an account with email ${account.email} already exists`);
+      throw error;
+    }
+    return account;
+  }
+
+  async getAccount(id: string) {
+    const row = this.#get('SELECT * FROM accounts WHERE id = ?', id);
+    return row ? accountFromRow(row) : null;
+  }
+
+  async getAccountByEmail(email: string) {
+    const row = this.#get('SELECT * FROM accounts WHERE email = ?', email.toLowerCase());
+    return row ? accountFromRow(row) : null;
+  }
+
+  async setAccountRole(id: string, role: string) {
+    this.#run('UPDATE accounts SET role = ? WHERE id = ?', role, id);
+  }
+
+  async createApiKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; now: Millis }): Promise<ApiKeyRecord> {
+    const id = newId('key');
+    this.#run(
+      'INSERT INTO api_keys (id, account_id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      id, input.accountId, input.name, input.prefix, input.hash, input.scopes.join(','), input.now,
+    );
+    return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: input.now, revokedAt: null };
+  }
+
+  async findApiKeyByHash(hash: string) {
+    const row = this.#get('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL', hash);
+    return row ? { ...apiKeyFromRow(row), hash: str(row.hash) } : null;
+  }
+
+  async listApiKeys(accountId: string) {
+    return this.#all('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at', accountId).map(apiKeyFromRow);
+  }
+
+  async revokeApiKey(id: string, now: Millis) {
+    return this.#run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', now, id).changes > 0;
+  }
+
+  // ---- quota
+
+  async consumeCall(accountId: string, period: string, allowance: number | null) {
+    return this.db.transaction(() => {
+      const used = num(this.#get('SELECT used FROM quota_usage WHERE account_id = ? AND period = ?', accountId, period)?.used ?? 0);
+      if (allowance !== null && used >= allowance) return { used, allowed: false };
+      this.#run(
+        'INSERT INTO quota_usage (account_id, period, used) VALUES (?, ?, 1) ON CONFLICT (account_id, period) DO UPDATE SET used = used + 1',
+        accountId, period,
+      );
+      return { used: used + 1, allowed: true };
+    }).immediate();
+  }
+
+  async getUsage(accountId: string, period: string) {
+    return num(this.#get('SELECT used FROM quota_usage WHERE account_id = ? AND period = ?', accountId, period)?.used ?? 0);
+  }
+
+  async addTopUp(input: { accountId: string; period: string; calls: number; source: string; now: Millis }) {
+    this.#run('INSERT INTO top_ups (account_id, period, calls, source, created_at) VALUES (?, ?, ?, ?, ?)', input.accountId, input.period, input.calls, input.source, input.now);
+  }
+
+  async getTopUps(accountId: string, period: string) {
+    return num(this.#get('SELECT COALESCE(SUM(calls), 0) AS total FROM top_ups WHERE account_id = ? AND period = ?', accountId, period)?.total ?? 0);
+  }
+
+  async createRedeemCode(input: { hash: string; calls: number; now: Millis }) {
+    this.#run('INSERT INTO redeem_codes (hash, calls, created_at) VALUES (?, ?, ?)', input.hash, input.calls, input.now);
+  }
+
+  async redeemCode(input: { hash: string; accountId: string; period: string; now: Millis }) {
+    return this.db.transaction(() => {
+      const row = this.#get('SELECT calls FROM redeem_codes WHERE hash = ? AND redeemed_at IS NULL', input.hash);
+      if (!row) return null;
+      const calls = num(row.calls);
+      this.#run('UPDATE redeem_codes SET redeemed_by = ?, redeemed_at = ? WHERE hash = ?', input.accountId, input.now, input.hash);
+      this.#run('INSERT INTO top_ups (account_id, period, calls, source, created_at) VALUES (?, ?, ?, ?, ?)', input.accountId, input.period, calls, 'redeem', input.now);
+      return calls;
+    }).immediate();
+  }
+
+  // ---- mailboxes
+
+  async createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis): Promise<MailboxRecord> {
+    const mailbox: MailboxRecord = { ...input, id: input.id ?? newId('mbx'), address: input.address.toLowerCase() };
+    return this.db.transaction(() => {
+      const existing = this.#get('SELECT id, expires_at FROM mailboxes WHERE address = ?', mailbox.address);
+      if (existing) {
+        if (num(existing.expires_at) > now) throw new StoreConflictError('mailbox', `the address ${mailbox.address} is taken by a live mailbox`);
+        this.#deleteMailboxes([str(existing.id)]);
+      }
+      this.#run(
+        'INSERT INTO mailboxes (id, account_id, address, webhook_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+        mailbox.id, mailbox.accountId, mailbox.address, mailbox.webhookId, mailbox.createdAt, mailbox.expiresAt,
+      );
+      return mailbox;
+    }).immediate();
+  }
+
+  async getMailbox(accountId: string, idOrAddress: string, now: Millis) {
+    const row = this.#get(
+      'SELECT * FROM mailboxes WHERE account_id = ? AND (id = ? OR address = ?) AND expires_at > ?',
+      accountId, idOrAddress, idOrAddress.toLowerCase(), now,
+    );
+    return row ? mailboxFromRow(row) : null;
+  }
+
+  async findLiveMailboxByAddress(address: string, now: Millis) {
+    const row = this.#get('SELECT * FROM mailboxes WHERE address = ? AND expires_at > ?', address.toLowerCase(), now);
+    return row ? mailboxFromRow(row) : null;
+  }
+
+  async countLiveMailboxes(accountId: string, now: Millis) {
+    return num(this.#get('SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?', accountId, now)?.n);
+  }
+
+  // ---- messages
+
+  async insertMessage(mailboxIds: string[], message: NewMessage, now: Millis, buildPayload: PayloadBuilder): Promise<InsertedCopy[]> {
+    const insertMessage = this.db.prepare(`INSERT INTO messages
+      (id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, headers_json, text_body, html_body, attachments_json, raw)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertDelivery = this.db.prepare(`INSERT INTO deliveries
+      (id, webhook_id, account_id, event, message_id, mailbox_id, payload, status, attempts, next_attempt_at, created_at)
+      VALUES (?, ?, ?, 'message.received', ?, ?, ?, 'pending', 0, ?, ?)`);
+    const fromJson = message.from ? JSON.stringify(message.from) : null;
+    const toJson = JSON.stringify(message.to);
+    const ccJson = JSON.stringify(message.cc);
+    const headersJson = JSON.stringify(message.headers);
+    const attachmentsJson = JSON.stringify(message.attachments);
+    return this.db.transaction(() => {
+      const copies: InsertedCopy[] = [];
+      for (const mailboxId of new Set(mailboxIds)) {
+        const box = this.#get('SELECT * FROM mailboxes WHERE id = ? AND expires_at > ?', mailboxId, now);
+        if (!box) continue;
+        const mailbox = mailboxFromRow(box);
+        const id = newId('msg');
+        const info = insertMessage.run(
+          id, mailbox.accountId, mailbox.id, mailbox.address, fromJson, toJson, ccJson, message.subject, now,
+          message.raw.length, headersJson, message.text, message.html, attachmentsJson, message.raw,
+        );
+        const stored: StoredMessage = {
+          id, seq: Number(info.lastInsertRowid), accountId: mailbox.accountId, mailboxId: mailbox.id, mailbox: mailbox.address,
+          from: message.from, to: message.to, cc: message.cc, subject: message.subject, receivedAt: now, size: message.raw.length,
+        };
+        const body = { headers: message.headers, text: message.text, html: message.html, attachments: message.attachments };
+        const targets = this.#deliveryTargets(mailbox, now);
+        const deliveries: DeliveryRecord[] = [];
+        if (targets.length > 0) {
+          const payload = buildPayload({ ...stored, body });
+          for (const webhookId of targets) {
+            const delivery: DeliveryRecord = {
+              id: newId('evt'), webhookId, accountId: mailbox.accountId, event: 'message.received', messageId: id, mailboxId: mailbox.id,
+              payload, status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now,
+            };
+            insertDelivery.run(delivery.id, webhookId, delivery.accountId, id, mailbox.id, payload, now, now);
+            deliveries.push(delivery);
+          }
+        }
+        copies.push({ message: stored, deliveries });
+      }
+      return copies;
+    }).immediate();
+  }
+
+  /** A bound mailbox goes to its webhook only; others go to the account's webhooks that no live mailbox is bound to. */
+  #deliveryTargets(mailbox: MailboxRecord, now: Millis): string[] {
+    if (mailbox.webhookId) {
+      return this.#get('SELECT id FROM webhooks WHERE id = ? AND account_id = ?', mailbox.webhookId, mailbox.accountId) ? [mailbox.webhookId] : [];
+    }
+    return this.db
+      .prepare(`SELECT w.id FROM webhooks w WHERE w.account_id = ?
+        AND NOT EXISTS (SELECT 1 FROM mailboxes m WHERE m.webhook_id = w.id AND m.expires_at > ?) ORDER BY w.created_at`)
+      .pluck()
+      .all(mailbox.accountId, now) as string[];
+  }
+
+  async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {
+    const columns = (input.includeBody ? BODY_COLUMNS : SUMMARY_COLUMNS).split(', ').map((c) => `m.${c}`).join(', ');
+    const params: unknown[] = [input.accountId, input.afterSeq, input.now];
+    let filter = '';
+    if (input.mailboxIds) {
+      filter = ` AND m.mailbox_id IN (${input.mailboxIds.map(() => '?').join(', ')})`;
+      params.push(...input.mailboxIds);
+    }
+    params.push(input.limit);
+    const rows = this.#all(
+      `SELECT ${columns} FROM messages m JOIN mailboxes b ON b.id = m.mailbox_id
+       WHERE m.account_id = ? AND m.seq > ? AND b.expires_at > ?${filter} ORDER BY m.seq LIMIT ?`,
+      ...params,
+    );
+    return rows.map((r) => messageFromRow(r, input.includeBody));
+  }
+
+  async maxSeq() {
+    return num(this.#get("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS seq")?.seq ?? 0);
+  }
+
+  async listMailboxMessages(mailboxId: string, input: { beforeSeq?: number; limit: number }) {
+    const rows = this.#all(
+      `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE mailbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      mailboxId, input.beforeSeq ?? Number.MAX_SAFE_INTEGER, input.limit,
+    );
+    return rows.map((r) => messageFromRow(r, false));
+  }
+
+  async countMailboxMessages(mailboxId: string) {
+    return num(this.#get('SELECT COUNT(*) AS n FROM messages WHERE mailbox_id = ?', mailboxId)?.n);
+  }
+
+  async getMessage(accountId: string, mailboxId: string, messageId: string) {
+    const row = this.#get(`SELECT ${BODY_COLUMNS} FROM messages WHERE id = ? AND mailbox_id = ? AND account_id = ?`, messageId, mailboxId, accountId);
+    return row ? messageFromRow(row, true) : null;
+  }
+
+  async getRawMessage(accountId: string, mailboxId: string, messageId: string) {
+    const row = this.#get('SELECT raw FROM messages WHERE id = ? AND mailbox_id = ? AND account_id = ?', messageId, mailboxId, accountId);
+    return row ? Buffer.from(row.raw as Uint8Array) : null;
+  }
+
+  // ---- webhooks and deliveries
+
+  async createWebhook(input: { accountId: string; url: string; secret: string; now: Millis }): Promise<WebhookRecord> {
+    const webhook: WebhookRecord = { id: newId('wh'), accountId: input.accountId, url: input.url, secret: input.secret, createdAt: input.now };
+    this.#run('INSERT INTO webhooks (id, account_id, url, secret, created_at) VALUES (?, ?, ?, ?, ?)', webhook.id, webhook.accountId, webhook.url, webhook.secret, webhook.createdAt);
+    return webhook;
+  }
+
+  async listWebhooks(accountId: string) {
+    return this.#all('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at', accountId).map(webhookFromRow);
+  }
+
+  async getWebhook(accountId: string, id: string) {
+    const row = this.#get('SELECT * FROM webhooks WHERE id = ? AND account_id = ?', id, accountId);
+    return row ? webhookFromRow(row) : null;
+  }
+
+  async getWebhookById(id: string) {
+    const row = this.#get('SELECT * FROM webhooks WHERE id = ?', id);
+    return row ? webhookFromRow(row) : null;
+  }
+
+  async deleteWebhook(accountId: string, id: string) {
+    // Deliveries and their attempts go with it (ON DELETE CASCADE).
+    return this.#run('DELETE FROM webhooks WHERE id = ? AND account_id = ?', id, accountId).changes > 0;
+  }
+
+  async createDelivery(input: Omit<DeliveryRecord, 'id' | 'status' | 'attempts' | 'createdAt'> & { now: Millis }): Promise<DeliveryRecord> {
+    const { now, ...rest } = input;
+    const delivery: DeliveryRecord = { ...rest, id: newId('evt'), status: 'pending', attempts: 0, createdAt: now };
+    this.#run(
+      `INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, payload, status, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      delivery.id, delivery.webhookId, delivery.accountId, delivery.event, delivery.messageId, delivery.mailboxId, delivery.payload, delivery.nextAttemptAt, now,
+    );
+    return delivery;
+  }
+
+  async claimDueDeliveries(now: Millis, leaseMs: number, limit: number) {
+    return this.db.transaction(() => {
+      const rows = this.#all(
+        "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+        now, limit,
+      );
+      const lease = this.db.prepare('UPDATE deliveries SET next_attempt_at = ? WHERE id = ?');
+      for (const row of rows) lease.run(now + leaseMs, row.id);
+      return rows.map(deliveryFromRow);
+    }).immediate();
+  }
+
+  async nextDeliveryDue() {
+    return optNum(this.#get("SELECT MIN(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'")?.due);
+  }
+
+  async recordAttempt(deliveryId: string, attempt: AttemptRecord, next: { status: DeliveryRecord['status']; nextAttemptAt: Millis | null }) {
+    this.db.transaction(() => {
+      const exists = this.#run(
+        'UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ? WHERE id = ?',
+        next.status, attempt.attempt, next.nextAttemptAt, deliveryId,
+      ).changes;
+      if (!exists) return; // deleted meanwhile (webhook removed or mailbox swept)
+      this.#run(
+        'INSERT OR REPLACE INTO delivery_attempts (delivery_id, attempt, at, duration_ms, status_code, error, ok) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        deliveryId, attempt.attempt, attempt.at, attempt.durationMs, attempt.statusCode, attempt.error, attempt.ok ? 1 : 0,
+      );
+    }).immediate();
+  }
+
+  async listDeliveries(webhookId: string, limit: number) {
+    const deliveries = this.#all('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?', webhookId, limit).map(deliveryFromRow);
+    const attempts = this.db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');
+    return deliveries.map((d) => ({ ...d, attemptLog: (attempts.all(d.id) as Row[]).map(attemptFromRow) }));
+  }
+
+  // ---- expiry
+
+  #deleteMailboxes(ids: string[]): { messages: number; deliveries: number } {
+    let messages = 0;
+    let deliveries = 0;
+    const delDeliveries = this.db.prepare('DELETE FROM deliveries WHERE mailbox_id = ?');
+    const delMessages = this.db.prepare('DELETE FROM messages WHERE mailbox_id = ?');
+    const delMailbox = this.db.prepare('DELETE FROM mailboxes WHERE id = ?');
+    for (const id of ids) {
+      deliveries += delDeliveries.run(id).changes;
+      messages += delMessages.run(id).changes;
+      delMailbox.run(id);
+    }
+    return { messages, deliveries };
+  }
+
+  async sweepExpired(now: Millis) {
+    return this.db.transaction(() => {
+      const ids = this.db.prepare('SELECT id FROM mailboxes WHERE expires_at <= ?').pluck().all(now) as string[];
+      const removed = this.#deleteMailboxes(ids);
+      return { mailboxes: ids.length, ...removed };
+    }).immediate();
+  }
+
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.db.close();
+  }
+}
