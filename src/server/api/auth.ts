@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a key needs for this route; routes without one are public. */
     scope?: Scope;
+    /** Never refused for an exhausted quota (redeeming a top-up must work then). */
+    quotaExempt?: boolean;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;
@@ -59,7 +61,7 @@ export function installAuth(app: FastifyInstance, ctx: ServiceContext): void {
     const { used, allowed } = await ctx.store.consumeCall(account.id, period, allowance);
     const quota = quotaState(period, allowance, topUps, used, now);
     reply.headers(rateLimitHeaders(quota, now));
-    if (!allowed) {
+    if (!allowed && !request.routeOptions.config.quotaExempt) {
       const retryAfter = secondsToReset(quota, now);
       throw new ApiError(
         'quota_exhausted',

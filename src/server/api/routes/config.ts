@@ -124,7 +124,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
   });
 
   app.post('/api/config/quota/redeem', {
-    config: { scope: 'config' },
+    config: { scope: 'config', quotaExempt: true },
     schema: {
       tags: ['config'],
       summary: "Redeem a top-up code: its calls are added to this month's allowance",
