@@ -1,0 +1,148 @@
+// Owns one webhook attempt: the signed POST with a total timeout, its outcome in words, and
+// the retry policy that turns an outcome into the delivery's next state.
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { webhookHeaders } from '../../protocol/index.js';
+import type { ResolvedConfig, ServiceContext } from '../context.js';
+import type { AttemptRecord, DeliveryRecord, Millis, WebhookRecord } from '../store/store.js';
+import { checkWebhookUrl, guardedLookup, privateWebhooksAllowed } from './ssrf.js';
+
+/** The response body is read and thrown away; beyond this many bytes the connection is dropped. */
+const MAX_DISCARDED_BODY = 64 * 1024;
+
+/**
+ * The undici Agent webhook calls go through. Without private targets allowed its DNS
+ * lookup refuses private addresses (see `guardedLookup`). Close it when done.
+ */
+export function createWebhookAgent(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host' | 'webhookTimeoutMs'>): Agent {
+  const allowPrivate = privateWebhooksAllowed(config);
+  return new Agent({
+    connect: {
+      timeout: config.webhookTimeoutMs,
+      ...(allowPrivate ? {} : { lookup: guardedLookup }),
+    },
+    headersTimeout: config.webhookTimeoutMs,
+    bodyTimeout: config.webhookTimeoutMs,
+    keepAliveTimeout: 4_000,
+  });
+}
+
+/** One attempt's result, before it is numbered. */
+export type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
+
+/**
+ * POSTs `delivery.payload` to the webhook with Standard Webhooks headers (webhook-id = the
+ * delivery id, a fresh timestamp) and a total timeout of `config.webhookTimeoutMs` for
+ * connect, headers and body. Never throws: failures come back as `{ ok: false, error }`.
+ */
+export async function postWebhook(
+  ctx: Pick<ServiceContext, 'config' | 'clock'>,
+  agent: Agent,
+  webhook: WebhookRecord,
+  delivery: Pick<DeliveryRecord, 'id' | 'payload'>,
+): Promise<AttemptOutcome> {
+  const { config, clock } = ctx;
+  const at = clock.now();
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  // Webhooks stored before a configuration change are checked again here.
+  const refused = checkWebhookUrl(webhook.url, { allowPrivate: privateWebhooksAllowed(config) });
+  if (refused) return { at, durationMs: 0, statusCode: null, error: refused.message, ok: false };
+
+  const timeoutMs = config.webhookTimeoutMs;
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutMs);
+  timer.unref();
+  try {
+    const response = await request(webhook.url, {
+      method: 'POST',
+      dispatcher: agent,
+      signal: abort.signal,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'mailwright',
+        ...webhookHeaders(webhook.secret, delivery.id, delivery.payload, clock.now()),
+      },
+      body: delivery.payload,
+    });
+    try {
+      await response.body.dump({ limit: MAX_DISCARDED_BODY, signal: abort.signal });
+    } catch (error) {
+      if (timedOut) throw error;
+      // A broken body after the status line does not change the verdict.
+    }
+    if (timedOut) throw new Error('timeout');
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    return { at, durationMs: elapsed(), statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}`, ok };
+  } catch (error) {
+    const text = timedOut ? `timeout after ${timeoutMs} ms` : describeError(error);
+    return { at, durationMs: elapsed(), statusCode: null, error: text, ok: false };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const ERROR_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed by the receiver',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed (temporary)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connect timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout waiting for response headers',
+  UND_ERR_BODY_TIMEOUT: 'timeout reading the response body',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate chain is self-signed',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+};
+
+/** A request error in words: "connection refused", "host not found", the SSRF refusal… */
+export function describeError(error: unknown): string {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown; name?: unknown };
+    if (e.name === 'PrivateAddressError' && typeof e.message === 'string') return e.message;
+    if (typeof e.code === 'string' && ERROR_WORDS[e.code]) return ERROR_WORDS[e.code]!;
+    // Happy eyeballs reports one error per address tried.
+    if (Array.isArray(e.errors) && e.errors.length > 0) {
+      current = e.errors[0];
+      continue;
+    }
+    if (e.cause) {
+      current = e.cause;
+      continue;
+    }
+    break;
+  }
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? ` (${e.code})` : '';
+  return `${typeof e?.message === 'string' && e.message ? e.message : String(error)}${code}`;
+}
+
+/**
+ * The delivery's state after attempt number `attempt` (1-based) with `outcome`: delivered on
+ * success; otherwise pending again after `schedule[attempt - 1]` ms, or failed when the
+ * schedule has no more entries.
+ */
+export function nextState(
+  schedule: readonly number[],
+  attempt: number,
+  outcome: Pick<AttemptOutcome, 'ok'>,
+  now: Millis,
+): { status: DeliveryRecord['status']; nextAttemptAt: Millis | null } {
+  if (outcome.ok) return { status: 'delivered', nextAttemptAt: null };
+  const delay = schedule[attempt - 1];
+  if (delay === undefined) return { status: 'failed', nextAttemptAt: null };
+  return { status: 'pending', nextAttemptAt: now + Math.max(0, delay) };
+}

@@ -1,0 +1,219 @@
+// Owns webhook delivery: attempts committed deliveries at once, retries failures on the
+// configured schedule from the store (so retries survive a restart and several instances
+// share the work through leases), and records every attempt in the delivery log.
+import type { Agent } from 'undici';
+import type { Logger } from 'pino';
+import type { ServiceContext } from '../context.js';
+import type { DeliveryRecord } from '../store/store.js';
+import { createWebhookAgent, nextState, postWebhook } from './attempt.js';
+
+export { sendTestEvent } from './test-event.js';
+export { toDeliveryDto } from './dto.js';
+
+export interface DispatcherOptions {
+  /**
+   * Attempts in flight at once.
+   * @default 16
+   */
+  concurrency?: number;
+  /**
+   * Added to `webhookTimeoutMs` to make the lease on a claimed delivery: if this instance
+   * dies mid-attempt, the delivery is due again (here or on another instance) after it.
+   * @default 5000
+   */
+  leaseMarginMs?: number;
+  /**
+   * Longest sleep between looks at the store, so deliveries created or released by another
+   * instance of a fleet are not left waiting.
+   * @default 30000
+   */
+  maxIdleMs?: number;
+}
+
+/**
+ * Delivers webhook events.
+ *
+ * Wiring: `const dispatcher = new WebhookDispatcher(ctx).start();` and
+ * `await dispatcher.close()` on shutdown (before the store closes). It listens to
+ * `bus.on('delivery.scheduled')`, otherwise sleeps until `store.nextDeliveryDue()` (one
+ * unref'ed timer), and works through `store.claimDueDeliveries`. `start()` picks up every
+ * delivery left pending in the store.
+ */
+export class WebhookDispatcher implements AsyncDisposable {
+  readonly #ctx: ServiceContext;
+  readonly #log: Logger;
+  readonly #concurrency: number;
+  readonly #leaseMs: number;
+  readonly #maxIdleMs: number;
+  readonly #agent: Agent;
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #onScheduled = (deliveries: DeliveryRecord[]) => {
+    this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
+    this.#kick();
+  };
+  #timer: unknown = null;
+  #started = false;
+  #closed: Promise<void> | null = null;
+  #pumping: Promise<void> | null = null;
+  #again = false;
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(ctx: ServiceContext, options: DispatcherOptions = {}) {
+    this.#ctx = ctx;
+    this.#log = ctx.log.child({ subsystem: 'delivery' });
+    this.#concurrency = Math.max(1, options.concurrency ?? 16);
+    this.#leaseMs = ctx.config.webhookTimeoutMs + (options.leaseMarginMs ?? 5_000);
+    this.#maxIdleMs = options.maxIdleMs ?? 30_000;
+    this.#agent = createWebhookAgent(ctx.config);
+  }
+
+  /** Starts listening and resumes pending deliveries. Returns `this`; calling it again does nothing. */
+  start(): this {
+    if (this.#started || this.#closed) return this;
+    this.#started = true;
+    this.#ctx.bus.on('delivery.scheduled', this.#onScheduled);
+    this.#kick();
+    return this;
+  }
+
+  /**
+   * Resolves once nothing is in flight and the store has nothing due now. Attempts due
+   * later stay scheduled. Meant for tests and orderly shutdown.
+   */
+  idle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stops taking new work, lets attempts in flight finish (each is bounded by the webhook
+   * timeout) so they are recorded, then closes connections. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      this.#ctx.bus.off('delivery.scheduled', this.#onScheduled);
+      this.#clearTimer();
+      await this.#pumping;
+      await Promise.allSettled([...this.#inFlight.values()]);
+      await this.#agent.close().catch(() => {});
+      this.#notifyIdle();
+    })();
+    return this.#closed;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #isIdle(): boolean {
+    return this.#pumping === null && this.#inFlight.size === 0;
+  }
+
+  #notifyIdle(): void {
+    if (!this.#isIdle() && !this.#closed) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Looks at the store soon: now, or after the running look finishes. */
+  #kick(): void {
+    if (this.#closed || !this.#started) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = this.#pump().finally(() => {
+      this.#pumping = null;
+      this.#notifyIdle();
+    });
+  }
+
+  async #pump(): Promise<void> {
+    const { store, clock } = this.#ctx;
+    try {
+      do {
+        this.#again = false;
+        let room = this.#concurrency - this.#inFlight.size;
+        while (room > 0 && !this.#closed) {
+          const claimed = await store.claimDueDeliveries(clock.now(), this.#leaseMs, room);
+          for (const delivery of claimed) this.#launch(delivery);
+          if (claimed.length < room) break;
+          room = this.#concurrency - this.#inFlight.size;
+        }
+        if (this.#closed) return;
+        if (this.#inFlight.size >= this.#concurrency) {
+          // A finishing attempt kicks again; no timer needed until then.
+          this.#clearTimer();
+          return;
+        }
+        const due = await store.nextDeliveryDue();
+        if (this.#closed) return;
+        const now = clock.now();
+        if (due !== null && due <= now) {
+          this.#again = true;
+          continue;
+        }
+        this.#arm(due === null ? this.#maxIdleMs : Math.min(due - now, this.#maxIdleMs));
+      } while (this.#again && !this.#closed);
+    } catch (error) {
+      this.#log.error({ err: error }, 'could not read due deliveries from the store; trying again in 1 s');
+      this.#arm(1_000);
+    }
+  }
+
+  #arm(delayMs: number): void {
+    this.#clearTimer();
+    if (this.#closed) return;
+    const handle = this.#ctx.clock.setTimeout(() => {
+      this.#timer = null;
+      this.#kick();
+    }, Math.max(0, delayMs));
+    handle.unref?.();
+    this.#timer = handle;
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== null) this.#ctx.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #launch(delivery: DeliveryRecord): void {
+    if (this.#inFlight.has(delivery.id)) return;
+    const run = this.#deliver(delivery)
+      .catch((error: unknown) => {
+        // The lease brings the delivery back after leaseMs.
+        this.#log.error({ err: error, deliveryId: delivery.id, webhookId: delivery.webhookId }, 'delivery attempt could not be recorded');
+      })
+      .finally(() => {
+        this.#inFlight.delete(delivery.id);
+        this.#kick();
+        this.#notifyIdle();
+      });
+    this.#inFlight.set(delivery.id, run);
+  }
+
+  async #deliver(delivery: DeliveryRecord): Promise<void> {
+    const { store, clock, config } = this.#ctx;
+    const ids = { deliveryId: delivery.id, webhookId: delivery.webhookId, messageId: delivery.messageId };
+    const attempt = delivery.attempts + 1;
+    const webhook = await store.getWebhookById(delivery.webhookId);
+    if (!webhook) {
+      // Deleting a webhook deletes its deliveries; this only closes one that survived it.
+      this.#log.info(ids, 'webhook was deleted; delivery dropped');
+      await store.recordAttempt(
+        delivery.id,
+        { attempt, at: clock.now(), durationMs: 0, statusCode: null, error: `webhook ${delivery.webhookId} was deleted; delivery dropped`, ok: false },
+        { status: 'failed', nextAttemptAt: null },
+      );
+      return;
+    }
+    const outcome = await postWebhook(this.#ctx, this.#agent, webhook, delivery);
+    const next = nextState(config.webhookRetrySchedule, attempt, outcome, clock.now());
+    await store.recordAttempt(delivery.id, { attempt, ...outcome }, next);
+    const fields = { ...ids, attempt, statusCode: outcome.statusCode, durationMs: outcome.durationMs };
+    if (outcome.ok) this.#log.info(fields, 'webhook delivered');
+    else if (next.status === 'pending') this.#log.warn({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt }, 'webhook attempt failed; will retry');
+    else this.#log.warn({ ...fields, error: outcome.error }, 'webhook attempt failed; retry schedule exhausted, delivery failed');
+  }
+}

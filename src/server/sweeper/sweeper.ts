@@ -1,0 +1,88 @@
+// Owns expiry housekeeping: on an interval, removes expired mailboxes with their messages
+// and pending deliveries. (The API and SMTP already treat an expired mailbox as gone; the
+// sweep only reclaims the space.)
+import type { Logger } from 'pino';
+import type { ServiceContext } from '../context.js';
+
+/** What one sweep removed. */
+export interface SweepResult {
+  mailboxes: number;
+  messages: number;
+  deliveries: number;
+}
+
+/**
+ * Calls `store.sweepExpired(clock.now())` every `config.sweepIntervalMs` (unref'ed timer,
+ * re-armed after each sweep so sweeps never overlap).
+ *
+ * Wiring: `const sweeper = new Sweeper(ctx).start();` and `await sweeper.close()` on
+ * shutdown, before the store closes.
+ */
+export class Sweeper implements AsyncDisposable {
+  readonly #ctx: ServiceContext;
+  readonly #log: Logger;
+  #timer: unknown = null;
+  #running: Promise<SweepResult> | null = null;
+  #started = false;
+  #closed: Promise<void> | null = null;
+
+  constructor(ctx: ServiceContext) {
+    this.#ctx = ctx;
+    this.#log = ctx.log.child({ subsystem: 'sweeper' });
+  }
+
+  /** Schedules the first sweep one interval from now. Returns `this`; calling it again does nothing. */
+  start(): this {
+    if (this.#started || this.#closed) return this;
+    this.#started = true;
+    this.#arm();
+    return this;
+  }
+
+  /**
+   * Sweeps now and resolves with what was removed. While a sweep is running, returns that
+   * one. Rejects when the store fails (the interval keeps going regardless).
+   */
+  sweepNow(): Promise<SweepResult> {
+    this.#running ??= this.#sweep().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  /** Stops the interval and waits for a running sweep. Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      if (this.#timer !== null) this.#ctx.clock.clearTimeout(this.#timer);
+      this.#timer = null;
+      await this.#running?.catch(() => {});
+    })();
+    return this.#closed;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #sweep(): Promise<SweepResult> {
+    const now = this.#ctx.clock.now();
+    const started = performance.now();
+    const result = await this.#ctx.store.sweepExpired(now);
+    const fields = { ...result, durationMs: Math.round(performance.now() - started) };
+    if (result.mailboxes > 0) this.#log.info(fields, 'expired mailboxes removed');
+    else this.#log.debug(fields, 'nothing expired');
+    return result;
+  }
+
+  #arm(): void {
+    if (this.#closed) return;
+    const handle = this.#ctx.clock.setTimeout(() => {
+      this.#timer = null;
+      this.sweepNow()
+        .catch((error: unknown) => this.#log.error({ err: error }, `sweep failed; trying again in ${this.#ctx.config.sweepIntervalMs} ms`))
+        .finally(() => this.#arm());
+    }, this.#ctx.config.sweepIntervalMs);
+    handle.unref?.();
+    this.#timer = handle;
+  }
+}
