@@ -111,10 +111,11 @@ async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
   if (values.help) return void process.stdout.write(USAGE);
   const server = await startServer(serveOptions(values, process.env));
-  process.stdout.write(`mailwright ${VERSION} listening: HTTP ${server.httpUrl} SMTP ${server.smtpUrl}\n`);
+  let banner = `mailwright ${VERSION} listening: HTTP ${server.httpUrl} SMTP ${server.smtpUrl}\n`;
   if (server.apiKey && !values['api-key'] && !process.env.MAILWRIGHT_API_KEY) {
-    process.stdout.write(`Created the admin account; its API key is shown only now:\n${server.apiKey}\n`);
+    banner += `Created the admin account; its API key is shown only now:\n${server.apiKey}\n`;
   }
+  process.stdout.write(banner);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

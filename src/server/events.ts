@@ -7,6 +7,8 @@ export interface ServiceEvents {
   'message.stored': [message: StoredMessage];
   /** Deliveries were committed and may be attempted now. */
   'delivery.scheduled': [deliveries: DeliveryRecord[]];
+  /** The service is stopping: long-polls answer now with what they have. */
+  shutdown: [];
 }
 
 /** A typed EventEmitter for {@link ServiceEvents}. */

@@ -80,6 +80,8 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
     const api = await buildApi(ctx);
     await api.listen({ port: config.httpPort, host: config.host });
     undo.push(() => api.close());
+    // Runs before api.close(): held long-polls answer at once instead of holding the shutdown.
+    undo.push(async () => void ctx.bus.emit('shutdown'));
     const httpPort = api.server.address() && typeof api.server.address() === 'object' ? (api.server.address() as { port: number }).port : config.httpPort;
 
     const smtp = await startSmtp(ctx);

@@ -17,7 +17,6 @@ export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
     loggerInstance: ctx.log.child({ subsystem: 'api' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    forceCloseConnections: false,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -30,9 +30,11 @@ export function waitForStoredMessage(
   function dispose() {
     clearTimeout(timer);
     bus.off('message.stored', onStored);
+    bus.off('shutdown', onAbort);
     signal.removeEventListener('abort', onAbort);
   }
   bus.on('message.stored', onStored);
+  bus.on('shutdown', onAbort);
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) finish(false);
   return { arrived, dispose };

@@ -60,6 +60,8 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
     hidePIPELINING: false,
     hideSMTPUTF8: false,
     logger: false,
+    // On close: stop accepting, let open transactions finish for up to 5 s, then 421.
+    closeTimeout: 5_000,
     // Any credentials are accepted: apps under test often insist on authenticating.
     onAuth(auth, _session, callback) {
       callback(null, { user: auth.username ?? 'anonymous' });

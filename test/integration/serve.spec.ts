@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { spawnServe } from './helpers/serve-process.js';
+import { ADMIN_KEY, cli, tempDir } from './helpers/service.js';
+
+test('serve prints its ports and the first-start admin key once; SIGTERM ends held long-polls and exits 0', async () => {
+  const data = join(tempDir(), 'serve.db');
+  const server = await spawnServe(['--data', data]);
+  const key = /shown only now:\n(mw_\S+)/.exec(server.output())?.[1];
+  expect(key, server.output()).toBeTruthy();
+  const headers = { 'x-api-key': key!, 'content-type': 'application/json' };
+  const box = await (await fetch(`${server.httpUrl}/api/emails/generate`, { method: 'POST', headers, body: JSON.stringify({ expiryTime: 3_600_000 }) })).json();
+  const poll = fetch(`${server.httpUrl}/api/emails?mailbox=${box.id}&wait=30`, { headers }).then((r) => r.status, () => 'connection closed');
+  // Wait until the poll is being held, observed through the quota counter (one call each).
+  await expect.poll(async () => (await (await fetch(`${server.httpUrl}/api/config`, { headers })).json()).quota.used, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+  const stoppedAt = Date.now();
+  server.child.kill('SIGTERM');
+  const exit = await server.exited;
+  expect(exit.code).toBe(0);
+  expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+  expect(await poll).toBe(200);
+  expect(server.output()).toContain('SIGTERM: shutting down');
+
+  // A second start on the same store does not print a new key.
+  const again = await spawnServe(['--data', data]);
+  expect(again.output()).not.toContain('shown only now');
+  again.child.kill('SIGTERM');
+  expect((await again.exited).code).toBe(0);
+});
+
+test('CLI errors go to stderr with a non-zero exit and a way out', async () => {
+  const data = join(tempDir(), 'cli.db');
+  await expect(cli('keys', 'create', '--email', 'ghost@example.test', '--data', data)).rejects.toThrow(/no account has email ghost@example.test; create it with `mailwright accounts create/);
+  await expect(cli('accounts', 'create', '--email', 'a@example.test', '--role', 'pope', '--data', data)).rejects.toThrow(/role "pope" is unknown; choose one of civilian, knight, duke, emperor/);
+  await expect(cli('quota', 'code', '--calls', 'many', '--data', data)).rejects.toThrow(/--calls must be a whole number/);
+  await expect(cli('serve', '--http-port', '99999', '--data', data)).rejects.toThrow(/--http-port must be a port number/);
+  await expect(cli('keys', 'create', '--email', 'a@example.test', '--scopes', 'admin', '--data', data)).rejects.toThrow();
+  const out = await cli('accounts', 'create', '--email', 'a@example.test', '--role', 'knight', '--data', data);
+  expect(out).toContain('role knight');
+  await expect(cli('keys', 'create', '--email', 'a@example.test', '--scopes', 'admin', '--data', data)).rejects.toThrow(/scope "admin" is unknown/);
+  expect(ADMIN_KEY).toBeTruthy();
+});
