@@ -1,0 +1,176 @@
+// Unit tests of the SSRF guard: which webhook URLs are refused, with which code and words,
+// and the connect-time DNS check that stops names resolving to private addresses.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test, expect } from '@playwright/test';
+import { request } from 'undici';
+import { createWebhookAgent } from '../../src/server/delivery/attempt.js';
+import {
+  PrivateAddressError,
+  WebhookUrlError,
+  assertWebhookUrlAllowed,
+  checkWebhookUrl,
+  guardedLookup,
+  isLoopbackHost,
+  privateWebhooksAllowed,
+} from '../../src/server/delivery/ssrf.js';
+
+const PUBLIC = { allowPrivate: false };
+
+function refusal(url: string) {
+  try {
+    assertWebhookUrlAllowed(url, PUBLIC);
+  } catch (error) {
+    expect(error).toBeInstanceOf(WebhookUrlError);
+    return error as WebhookUrlError;
+  }
+  return null;
+}
+
+test.describe('assertWebhookUrlAllowed', () => {
+  const privateTargets = [
+    'http://127.0.0.1/hook',
+    'http://127.8.9.10:8080/hook',
+    'http://0.0.0.0/',
+    'http://0.1.2.3/',
+    'http://10.0.0.1/',
+    'http://10.255.255.255/',
+    'http://172.16.0.1/',
+    'http://172.31.255.254/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://100.127.255.254/',
+    'http://169.254.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    'http://[::1]/',
+    'http://[::]/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'http://[fd12:3456:789a::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://localhost/',
+    'http://LOCALHOST:3000/',
+    'http://localhost./',
+    'http://api.localhost/',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    // Alternative spellings the URL parser normalises to 127.0.0.1.
+    'http://2130706433/',
+    'http://0x7f.1/',
+    'http://127.1/',
+  ];
+  for (const url of privateTargets) {
+    test(`refuses ${url}`, () => {
+      const error = refusal(url);
+      expect(error, `${url} should be refused`).not.toBeNull();
+      expect(error!.code).toBe('private_address');
+      expect(error!.url).toBe(url);
+      expect(error!.message).toContain(url);
+      expect(error!.message).toContain('--allow-private-webhooks');
+      expect(error!.message).toContain('loopback host');
+    });
+  }
+
+  test('names the rule that refused the address', () => {
+    expect(refusal('http://169.254.169.254/')!.rule).toContain('metadata');
+    expect(refusal('http://10.1.2.3/')!.rule).toContain('RFC 1918');
+    expect(refusal('http://100.64.1.1/')!.rule).toContain('carrier-grade NAT');
+    expect(refusal('http://[fd00::1]/')!.rule).toContain('unique-local');
+    expect(refusal('http://[fe80::1]/')!.rule).toContain('link-local');
+    expect(refusal('http://127.0.0.1/')!.rule).toContain('loopback');
+    expect(refusal('http://localhost/')!.rule).toBe('localhost');
+    expect(refusal('http://10.1.2.3/')!.message).toMatch(/^webhook URL http:\/\/10\.1\.2\.3\/ targets 10\.1\.2\.3, a private network/);
+  });
+
+  const publicTargets = [
+    'https://example.com/hooks/mail',
+    'http://93.184.216.34/hook',
+    'https://8.8.8.8/',
+    'http://172.15.255.255/',
+    'http://172.32.0.1/',
+    'http://100.63.255.255/',
+    'http://100.128.0.1/',
+    'http://192.169.0.1/',
+    'http://[2606:4700:4700::1111]/',
+    'http://[::ffff:8.8.8.8]/',
+    'https://hooks.example.org:8443/x?y=1',
+    'http://localhost.example.com/',
+  ];
+  for (const url of publicTargets) {
+    test(`allows ${url}`, () => {
+      expect(() => assertWebhookUrlAllowed(url, PUBLIC)).not.toThrow();
+    });
+  }
+
+  test('allows private and loopback targets when private targets are allowed', () => {
+    for (const url of privateTargets) expect(checkWebhookUrl(url, { allowPrivate: true })).toBeNull();
+  });
+
+  for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'gopher://example.com/', 'ws://example.com/']) {
+    test(`refuses the non-http scheme of ${url}`, () => {
+      const error = checkWebhookUrl(url, { allowPrivate: true });
+      expect(error).toBeInstanceOf(WebhookUrlError);
+      expect(error!.code).toBe('invalid_url');
+      expect(error!.message).toContain(url);
+      expect(error!.message).toContain('only http and https');
+    });
+  }
+
+  for (const url of ['', 'not a url', '/relative/path', 'example.com/hook']) {
+    test(`refuses the malformed URL ${JSON.stringify(url)}`, () => {
+      const error = checkWebhookUrl(url, { allowPrivate: true });
+      expect(error!.code).toBe('invalid_url');
+      expect(error!.message).toContain('not an absolute URL');
+    });
+  }
+});
+
+test.describe('isLoopbackHost', () => {
+  for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', 'LOCALHOST', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) {
+    test(`${host} is loopback`, () => expect(isLoopbackHost(host)).toBe(true));
+  }
+  for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', 'example.com', '::2', '128.0.0.1']) {
+    test(`${host} is not loopback`, () => expect(isLoopbackHost(host)).toBe(false));
+  }
+
+  test('private targets are allowed on a loopback server or by the option', () => {
+    expect(privateWebhooksAllowed({ host: '127.0.0.1', allowPrivateWebhooks: false })).toBe(true);
+    expect(privateWebhooksAllowed({ host: '0.0.0.0', allowPrivateWebhooks: false })).toBe(false);
+    expect(privateWebhooksAllowed({ host: '0.0.0.0', allowPrivateWebhooks: true })).toBe(true);
+  });
+});
+
+test.describe('guardedLookup (DNS rebinding)', () => {
+  test('refuses a name that resolves to a loopback address', async () => {
+    for (const all of [false, true]) {
+      const error = await new Promise<Error | null>((resolve) => {
+        guardedLookup('localhost', { all }, (err) => resolve(err));
+      });
+      expect(error).toBeInstanceOf(PrivateAddressError);
+      expect(error!.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback/);
+      expect(error!.message).toContain('--allow-private-webhooks');
+    }
+  });
+
+  test('an Agent for a public server will not connect to a name that resolves privately', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const guarded = createWebhookAgent({ host: '0.0.0.0', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
+    const open = createWebhookAgent({ host: '127.0.0.1', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
+    try {
+      const refused = await request(`http://localhost:${port}/`, { dispatcher: guarded }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(PrivateAddressError);
+      const allowed = await request(`http://localhost:${port}/`, { dispatcher: open });
+      expect(allowed.statusCode).toBe(200);
+      await allowed.body.dump();
+    } finally {
+      await guarded.close();
+      await open.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
