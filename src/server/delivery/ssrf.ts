@@ -109,7 +109,7 @@ function expandIPv6(address: string): number[] | null {
  * null when it is public. IPv4-mapped and NAT64 IPv6 addresses are judged by their IPv4 part.
  */
 export function privateAddressRule(address: string): string | null {
-  const ip = bareHost(address);
+  const ip = bareHost(address).split('%')[0]!; // a zone id (fe80::1%eth0) does not change the range
   const family = isIP(ip);
   if (family === 0) return null;
   if (family === 6) {
