@@ -1,0 +1,64 @@
+// Owns finding a Chromium for Playwright: Playwright's own download when installed, else a
+// system Chromium/Chrome, with launch flags that work in containers and CI.
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+/** System browsers tried, in order, when Playwright's Chromium is not installed. */
+export const SYSTEM_CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'] as const;
+
+function playwrightChromiumInstalled(): boolean {
+  try {
+    const path = chromium.executablePath();
+    return Boolean(path) && existsSync(path);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Chromium to launch: `undefined` when Playwright's own Chromium is installed (let
+ * Playwright pick it), otherwise the first existing of /usr/bin/chromium,
+ * /usr/bin/chromium-browser, /usr/bin/google-chrome, /usr/bin/google-chrome-stable, or the
+ * `CHROME_PATH` environment variable. `undefined` as well when none is found (Playwright
+ * then reports its usual "run npx playwright install" error).
+ *
+ * @example
+ * ```ts
+ * use: { launchOptions: { executablePath: chromiumExecutable() } }
+ * ```
+ */
+export function chromiumExecutable(): string | undefined {
+  if (playwrightChromiumInstalled()) return undefined;
+  for (const path of SYSTEM_CHROMIUM_PATHS) if (existsSync(path)) return path;
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  return undefined;
+}
+
+/** Launch options from {@link chromiumLaunchOptions}. */
+export interface ChromiumLaunchOptions {
+  /** Set only when a system browser is used. */
+  executablePath?: string;
+  /** Flags for quiet, reproducible runs; `--no-sandbox` only as root or in CI. */
+  args: string[];
+}
+
+/**
+ * `launchOptions` for Playwright's Chromium: the executable from {@link chromiumExecutable}
+ * and `--disable-gpu`, `--disable-background-networking`, `--disable-component-update`,
+ * `--no-first-run`, `--disable-sync`, plus `--no-sandbox` when running as root or in CI
+ * (Chromium's sandbox cannot start there).
+ *
+ * @example
+ * ```ts
+ * // playwright.config.ts
+ * use: { launchOptions: chromiumLaunchOptions() }
+ * ```
+ */
+export function chromiumLaunchOptions(): ChromiumLaunchOptions {
+  const args = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (root || process.env.CI) args.unshift('--no-sandbox');
+  const executablePath = chromiumExecutable();
+  return executablePath ? { executablePath, args } : { args };
+}

@@ -1,0 +1,149 @@
+// Owns the fixture's coded errors: a wait that timed out, a message that should not have
+// arrived, an unusable option, a webhook the service cannot reach, a mailbox that expired
+// mid-wait. Each extends the client's MailwrightError, so callers match on `code`.
+import { MailwrightError } from '../client/index.js';
+
+/** Codes of errors raised by the Playwright fixture. */
+export const FIXTURE_ERROR_CODES = {
+  /** A wait (`waitForMessage`, `waitForCode`, `toReceive`, …) ran out of time. */
+  waitTimeout: 'MW_ERR_WAIT_TIMEOUT',
+  /** `expectNoMessage` (or `expect(inbox).not.toReceive`) saw a matching message. */
+  unexpectedMessage: 'MW_ERR_UNEXPECTED_MESSAGE',
+  /** A fixture option is missing or unusable. */
+  invalidOption: 'MW_ERR_FIXTURE_OPTION',
+  /** A `match` object has a key that is not a match field. */
+  invalidMatch: 'MW_ERR_INVALID_MATCH',
+  /** `delivery: 'webhook'` was asked for but the service cannot deliver to the receiver. */
+  webhookUnreachable: 'MW_ERR_WEBHOOK_UNREACHABLE',
+  /** The mailbox expired (or vanished) while a wait was pending. */
+  mailboxGone: 'MW_ERR_MAILBOX_GONE',
+  /** The worker's hub was closed while a wait was pending, or used after closing. */
+  hubClosed: 'MW_ERR_HUB_CLOSED',
+} as const;
+
+/** One of {@link FIXTURE_ERROR_CODES}. */
+export type FixtureErrorCode = (typeof FIXTURE_ERROR_CODES)[keyof typeof FIXTURE_ERROR_CODES];
+
+/** Base class of the fixture's own errors. `code` is one of {@link FIXTURE_ERROR_CODES}. */
+export class MailwrightFixtureError extends MailwrightError {
+  declare readonly code: FixtureErrorCode;
+
+  constructor(code: FixtureErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'MailwrightFixtureError';
+  }
+}
+
+/** What a timed-out wait knows; the error message is built from it. */
+export interface WaitTimeoutDetails {
+  /** The inbox address waited on. */
+  address: string;
+  /** The match, described readably (`subject ~ "Verify"`), or `any message`. */
+  match: string;
+  /** What the wait was for: `message`, `verification link` or `code`. */
+  target: 'message' | 'verification link' | 'code';
+  /** The timeout in ms. */
+  timeout: number;
+  /** `webhook`, `poll` or `webhook+poll fallback`. */
+  delivery: string;
+  /** Messages seen in the window, oldest first. */
+  arrived: ReadonlyArray<{ subject: string; from: string; receivedAt: Date; matched: boolean }>;
+  /** Start of the window the wait looked at. */
+  since?: Date;
+  /** When the wait started. */
+  startedAt: Date;
+  /** The last error of the delivery machinery, when there was one (e.g. a failing poll). */
+  lastError?: string;
+  /** The messages could not be listed from the API at timeout; the list holds what the hub saw. */
+  listIncomplete?: string;
+}
+
+/**
+ * A wait ran out of time. The message names the address, the match, the timeout, the
+ * delivery mode, and lists what did arrive (subject, sender, time) or says nothing did.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await inbox.waitForMessage({ subject: 'Welcome' }, { timeout: 5_000 });
+ * } catch (error) {
+ *   if (error instanceof MailwrightTimeoutError) console.log(error.details.arrived);
+ *   throw error;
+ * }
+ * ```
+ */
+export class MailwrightTimeoutError extends MailwrightFixtureError {
+  /** The facts the message was built from. */
+  readonly details: WaitTimeoutDetails;
+
+  constructor(details: WaitTimeoutDetails) {
+    super(FIXTURE_ERROR_CODES.waitTimeout, formatTimeoutMessage(details));
+    this.name = 'MailwrightTimeoutError';
+    this.details = details;
+  }
+}
+
+/** `expectNoMessage` saw a message it should not have. */
+export class MailwrightUnexpectedMessageError extends MailwrightFixtureError {
+  constructor(message: string) {
+    super(FIXTURE_ERROR_CODES.unexpectedMessage, message);
+    this.name = 'MailwrightUnexpectedMessageError';
+  }
+}
+
+/** A duration for people: `850 ms`, `5 s`, `2.5 s`, `2 min`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return `${Number((ms / 60_000).toFixed(1))} min`;
+}
+
+/** `HH:MM:SS.mmm` in local time: enough to line up with the test's own log. */
+export function formatClock(date: Date): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+function what(target: WaitTimeoutDetails['target']): string {
+  return target === 'message' ? 'no message' : `no ${target}`;
+}
+
+/** The text of a {@link MailwrightTimeoutError}; exported for tests and reporters. */
+export function formatTimeoutMessage(d: WaitTimeoutDetails): string {
+  const lines: string[] = [];
+  const matchText = d.match === 'any message' ? '' : ` matching ${d.match}`;
+  lines.push(`${what(d.target)} arrived at ${d.address}${matchText} within ${formatDuration(d.timeout)} (delivery: ${d.delivery}).`);
+  const window = d.since ? `since ${formatClock(d.since)}` : 'since the inbox was created';
+  const matched = d.arrived.filter((m) => m.matched);
+  if (d.arrived.length === 0) {
+    lines.push(`Nothing arrived at ${d.address} ${window}.`);
+  } else {
+    let summary = `${d.arrived.length} message${d.arrived.length === 1 ? '' : 's'} arrived ${window}`;
+    if (d.target === 'message') summary += matched.length === 0 ? ', none matching' : '';
+    else if (matched.length === 0) summary += `, none matching`;
+    else summary += `; ${matched.length} matched but no ${d.target} was found in ${matched.length === 1 ? 'it' : 'them'}`;
+    lines.push(`${summary}:`);
+    const shown = d.arrived.slice(0, 10);
+    shown.forEach((m, i) => {
+      const mark = d.target !== 'message' && m.matched ? ` [matched, no ${d.target}]` : '';
+      lines.push(`  ${i + 1}. "${m.subject}" from ${m.from || '(no sender)'} at ${formatClock(m.receivedAt)}${mark}`);
+    });
+    if (d.arrived.length > shown.length) lines.push(`  … and ${d.arrived.length - shown.length} more`);
+  }
+  if (d.listIncomplete) lines.push(`(The list is what this worker saw; listing the mailbox failed: ${d.listIncomplete}.)`);
+  if (d.lastError) lines.push(`Last delivery error: ${d.lastError}.`);
+  lines.push(`Hint: ${hint(d, matched.length)}`);
+  return lines.join('\n');
+}
+
+function hint(d: WaitTimeoutDetails, matched: number): string {
+  if (d.arrived.length === 0) {
+    return `check that the app under test sends to exactly ${d.address} through the mailwright SMTP server, and that the step that sends it ran; raise { timeout } if the app is slow.`;
+  }
+  if (d.target !== 'message' && matched > 0) {
+    return d.target === 'code'
+      ? 'open the message in the report (or use waitForMessage() and read message.text): codes are 4-8 digits or short alphanumerics next to a word like "code"; read it yourself with a RegExp if the mail says it differently.'
+      : 'open the message in the report (or use waitForMessage() and read message.links): links labelled unsubscribe, privacy, help or view-in-browser are never the verification link.';
+  }
+  return 'compare the match with the subjects and senders above (strings match case-insensitive substrings, `to` matches a recipient address exactly), or pass `since` if the message arrived earlier.';
+}

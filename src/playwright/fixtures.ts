@@ -1,0 +1,114 @@
+// Owns the Playwright fixtures: the `mailwright` option, the worker-scoped `mail` hub, the
+// test-scoped `inbox`, and the boxed internals (resolved options; the per-test scope that
+// attaches received mail to the report). `defineMailFixtures` returns them for test.extend.
+import { test as base, type Fixtures, type TestInfo } from '@playwright/test';
+import createDebug from 'debug';
+import { attachMessages, shouldAttach } from './attachments.js';
+import { MailHub } from './hub.js';
+import type { Inbox } from './inbox.js';
+import { resolveMailOptions, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
+import { beginTestScope, currentTestScope, endTestScope, type TestScope } from './test-scope.js';
+
+const debug = createDebug('mailwright:fixtures');
+
+/** Test-scoped fixtures of mailwright. */
+export interface MailwrightTestFixtures {
+  /** A fresh mailbox for this test, bound to this worker's webhook. */
+  inbox: Inbox;
+}
+
+/** Worker-scoped fixtures and options of mailwright. */
+export interface MailwrightWorkerFixtures {
+  /** The worker's hub: `mail.createInbox({ name?, expiryTime? })` for tests with several users. */
+  mail: MailHub;
+  /**
+   * Options: `test.use({ mailwright: { … } })`. Worker-scoped, so changing them starts a
+   * new worker. Environment defaults: `MAILWRIGHT_URL`, `MAILWRIGHT_API_KEY`.
+   */
+  mailwright: MailwrightOptions;
+}
+
+/** Internal test-scoped fixtures (boxed). */
+export interface MailwrightInternalTestFixtures {
+  _mailwrightTest: void;
+}
+
+/** Internal worker-scoped fixtures (boxed). */
+export interface MailwrightInternalWorkerFixtures {
+  _mailwrightOptions: ResolvedMailOptions;
+}
+
+/** Everything {@link defineMailFixtures} returns, typed for `test.extend`. */
+export type MailwrightFixtureDefinitions = Fixtures<
+  MailwrightTestFixtures & MailwrightInternalTestFixtures,
+  MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures
+>;
+
+/**
+ * The mailwright fixtures, for composing your own `test`. `defaults` sit between the
+ * environment and `test.use({ mailwright })`: environment < defaults < test.use.
+ *
+ * @example
+ * ```ts
+ * import { test as base, mergeTests } from '@playwright/test';
+ * import { defineMailFixtures, expect } from 'mailwright';
+ *
+ * const mailTest = base.extend(defineMailFixtures({ attach: 'always' }));
+ * export const test = mergeTests(mailTest, myAppTest);
+ * ```
+ */
+export function defineMailFixtures(defaults: MailwrightOptions = {}): MailwrightFixtureDefinitions {
+  return {
+    mailwright: [{}, { option: true, scope: 'worker' }],
+
+    _mailwrightOptions: [
+      async ({ mailwright }, use) => {
+        await use(resolveMailOptions([defaults, mailwright]));
+      },
+      { scope: 'worker', box: true },
+    ],
+
+    mail: [
+      async ({ _mailwrightOptions }, use) => {
+        const hub = await MailHub.start(_mailwrightOptions);
+        try {
+          await use(hub);
+        } finally {
+          await hub.close();
+        }
+      },
+      { scope: 'worker', title: 'mailwright hub' },
+    ],
+
+    _mailwrightTest: [
+      async ({}, use, testInfo) => {
+        const scope = beginTestScope(testInfo);
+        try {
+          await use();
+          await attachReceived(testInfo, scope);
+        } finally {
+          endTestScope(scope);
+        }
+      },
+      { auto: true, box: true },
+    ],
+
+    inbox: [
+      async ({ mail, _mailwrightTest }, use) => {
+        const inbox = await mail.createInbox();
+        // Forgotten only after the report attachments were made.
+        currentTestScope()?.cleanups.push(() => mail.release(inbox));
+        await use(inbox);
+      },
+      { title: 'mailwright inbox' },
+    ],
+  };
+}
+
+/** Attaches the mail of the test's inboxes whose policy asks for it. */
+async function attachReceived(testInfo: TestInfo, scope: TestScope): Promise<void> {
+  const wanted = [...scope.inboxes].filter(([, policy]) => shouldAttach(policy, testInfo)).map(([inbox]) => inbox);
+  if (wanted.length === 0) return;
+  const count = await attachMessages(testInfo, wanted);
+  debug('attached %d message(s) of %d inbox(es) to "%s"', count, wanted.length, testInfo.title);
+}

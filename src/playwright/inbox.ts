@@ -1,0 +1,360 @@
+// Owns Inbox, the object tests hold: its address, the waits (message, verification link,
+// code), expectNoMessage and messages(). Each wait is a test.step, sees only messages in its
+// window (since the test started, or `since`), and times out with a MailwrightTimeoutError.
+import { test as base } from '@playwright/test';
+import type { Mailbox } from '../protocol/index.js';
+import {
+  formatClock,
+  formatDuration,
+  MailwrightTimeoutError,
+  MailwrightUnexpectedMessageError,
+  type WaitTimeoutDetails,
+} from './errors.js';
+import { describeMatch, matchesMessage, validateMatch, type MatchInput } from './match.js';
+import type { MailMessage } from './message.js';
+import type { AttachPolicy } from './options.js';
+import { currentTestScope } from './test-scope.js';
+
+/** Options of the waits. */
+export interface WaitOptions {
+  /**
+   * Longest time to wait, in ms.
+   * @default the `timeout` fixture option (30 s), kept within the test's remaining time
+   */
+  timeout?: number;
+  /**
+   * Only messages received at or after this instant count (the service's receive time).
+   * Use it to skip an earlier mail of the same kind: `const since = new Date(); await
+   * resend(); await inbox.waitForCode(undefined, { since })`.
+   * @default the start of the current test (every message of an inbox created in it)
+   */
+  since?: Date | number;
+}
+
+/** Options of {@link Inbox.expectNoMessage}. */
+export interface NoMessageOptions {
+  /**
+   * How long to watch, in ms.
+   * @default 3000
+   */
+  within?: number;
+  /** As {@link WaitOptions.since}. */
+  since?: Date | number;
+}
+
+/** Options of {@link Inbox.messages}. */
+export interface MessagesOptions {
+  /** As {@link WaitOptions.since}. */
+  since?: Date | number;
+}
+
+/** A running subscription to a mailbox's arrivals. */
+export interface InboxSubscription {
+  /** Stops it. Idempotent. */
+  close(): void;
+  /** The delivery mode that served it: `webhook`, `poll` or `webhook+poll fallback`. */
+  readonly delivery: string;
+}
+
+/** What an Inbox needs from the worker's hub. */
+export interface InboxHost {
+  /** Messages of the mailbox this worker has seen, oldest first. */
+  known(mailboxId: string): MailMessage[];
+  /** Calls `onMessage` for every new message of the mailbox until closed. */
+  subscribe(mailboxId: string, handlers: { onMessage(message: MailMessage): void; onGone(error: Error): void }): InboxSubscription;
+  /** Every message of the mailbox, from the API (also fed to subscribers). */
+  fetchAll(mailboxId: string, options?: { timeout?: number }): Promise<MailMessage[]>;
+  /** The raw RFC 5322 source of a message. */
+  rawSource(mailboxId: string, messageId: string): Promise<Buffer>;
+  /** The last error of the delivery machinery, if any. */
+  readonly lastError: string | undefined;
+  /** The `timeout` option. */
+  readonly defaultTimeout: number;
+  /** The `attach` option. */
+  readonly attach: AttachPolicy;
+}
+
+/** Default `within` of {@link Inbox.expectNoMessage}, ms. */
+export const DEFAULT_NO_MESSAGE_WITHIN = 3_000;
+/** Bound on the API listing made when a wait times out, ms. */
+const FINAL_LISTING_TIMEOUT = 5_000;
+/** Room left before the test's own timeout when picking a default wait timeout, ms. */
+const TEST_TIMEOUT_MARGIN = 1_000;
+
+type Target = WaitTimeoutDetails['target'];
+
+type RaceResult<T> =
+  | { found: true; message: MailMessage; value: T }
+  | { found: false; arrived: MailMessage[]; matched: Set<string>; delivery: string; listIncomplete?: string };
+
+function toTime(value: Date | number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name} must be a Date or a time in ms since the epoch, got ${String(value)}`);
+  return ms;
+}
+
+function inTest(): boolean {
+  try {
+    base.info();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `body` as a boxed test.step when a test is running, plainly otherwise. */
+async function step<T>(title: string, body: () => Promise<T>): Promise<T> {
+  if (!inTest()) return body();
+  return base.step(title, body, { box: true });
+}
+
+/** Symbol-keyed access for the matchers; not public API. */
+export const INBOX_INTERNALS = Symbol('mailwright.inbox.internals');
+
+/**
+ * A disposable mailbox of the mailwright service, bound to this worker's hub.
+ *
+ * String matches ignore case and match substrings; `to` matches a recipient exactly. A
+ * wait resolves with the **first** matching message in its window, also one that arrived
+ * before the wait started; pass a narrower match or `since` to wait for a later one.
+ *
+ * @example
+ * ```ts
+ * test('sign-up', async ({ page, inbox }) => {
+ *   await page.getByLabel('Email').fill(inbox.address);
+ *   await page.getByRole('button', { name: 'Create account' }).click();
+ *   await page.goto(await inbox.waitForVerificationLink({ subject: 'Verify' }));
+ * });
+ * ```
+ */
+export class Inbox {
+  /** Mailbox id. */
+  readonly id: string;
+  /** The address to send to (lower-case). */
+  readonly address: string;
+  /** When the service deletes the mailbox and its messages. */
+  readonly expiresAt: Date;
+  /** When this worker created it (local clock). */
+  readonly createdAt: Date;
+  readonly #host: InboxHost;
+
+  constructor(host: InboxHost, mailbox: Mailbox, createdAt = new Date()) {
+    this.#host = host;
+    this.id = mailbox.id;
+    this.address = mailbox.email;
+    this.expiresAt = new Date(mailbox.expiresAt);
+    this.createdAt = createdAt;
+    this.#touch();
+  }
+
+  /** The address. */
+  toString(): string {
+    return this.address;
+  }
+
+  /**
+   * Waits for the first message in the window that satisfies `match`.
+   * @throws {MailwrightTimeoutError} `MW_ERR_WAIT_TIMEOUT` naming the address, match, timeout, delivery mode and what did arrive.
+   */
+  async waitForMessage(match?: MatchInput, options: WaitOptions = {}): Promise<MailMessage> {
+    const found = await this.#waitFor('message', 'waitForMessage', match, options, () => true);
+    return found.message;
+  }
+
+  /**
+   * Waits for the first message that satisfies `match` **and** holds a verification link
+   * (as `findVerificationLink` sees it), and returns the link. Matching messages without a
+   * link are passed over; if only those arrive, the timeout error says so.
+   */
+  async waitForVerificationLink(match?: MatchInput, options: WaitOptions = {}): Promise<string> {
+    const found = await this.#waitFor('verification link', 'waitForVerificationLink', match, options, (m) => m.verificationLink);
+    return found.value;
+  }
+
+  /**
+   * Waits for the first message that satisfies `match` **and** shows a one-time code (as
+   * `findCode` sees it), and returns the code.
+   */
+  async waitForCode(match?: MatchInput, options: WaitOptions = {}): Promise<string> {
+    const found = await this.#waitFor('code', 'waitForCode', match, options, (m) => m.code);
+    return found.value;
+  }
+
+  /**
+   * Watches the inbox for `within` ms and fails as soon as a matching message is there
+   * (one already in the window counts).
+   * @throws {MailwrightUnexpectedMessageError} `MW_ERR_UNEXPECTED_MESSAGE`
+   */
+  async expectNoMessage(match?: MatchInput, options: NoMessageOptions = {}): Promise<void> {
+    const valid = validateMatch(match, 'expectNoMessage');
+    const within = options.within ?? DEFAULT_NO_MESSAGE_WITHIN;
+    const since = this.#since(options.since);
+    const description = describeMatch(valid);
+    this.#touch();
+    await step(`expect no message to ${this.address}${description === 'any message' ? '' : ` matching ${description}`} within ${formatDuration(within)}`, async () => {
+      const result = await this.#race(valid, () => true, within, since, true);
+      if (result.found) {
+        throw new MailwrightUnexpectedMessageError(
+          `a message matching ${description} arrived at ${this.address} although none was expected within ${formatDuration(within)}: ` +
+            `"${result.message.subject}" from ${result.message.from || '(no sender)'} at ${formatClock(result.message.receivedAt)}.`,
+        );
+      }
+    });
+  }
+
+  /**
+   * The inbox's messages in the window (received since the test started, or `since`),
+   * oldest first, listed from the API.
+   */
+  async messages(options: MessagesOptions = {}): Promise<MailMessage[]> {
+    const since = this.#since(options.since);
+    this.#touch();
+    const all = await this.#host.fetchAll(this.id);
+    return all.filter((m) => since === undefined || m.receivedAt.getTime() >= since);
+  }
+
+  /**
+   * The original RFC 5322 source of one of this inbox's messages, as bytes (for checking
+   * headers such as DKIM-Signature, or saving an `.eml`).
+   */
+  async source(message: MailMessage | string): Promise<Buffer> {
+    return this.#host.rawSource(this.id, typeof message === 'string' ? message : message.id);
+  }
+
+  /** @internal Used by the matchers. */
+  get [INBOX_INTERNALS]() {
+    return {
+      race: <T>(match: MatchInput | undefined, extract: (m: MailMessage) => T | undefined, timeout: number, since: Date | number | undefined, finalCheck: boolean) =>
+        this.#race(match, extract, timeout, this.#since(since), finalCheck),
+      defaultTimeout: (timeout?: number) => this.#timeout(timeout),
+      timeoutError: (result: RaceResult<unknown> & { found: false }, match: MatchInput | undefined, timeout: number, since: Date | number | undefined, startedAt: Date) =>
+        this.#timeoutError('message', result, match, timeout, this.#since(since), startedAt),
+    };
+  }
+
+  /** Records that the running test used this inbox (its messages go to the report). */
+  #touch(): void {
+    currentTestScope()?.inboxes.set(this, this.#host.attach);
+  }
+
+  /** The start of the window, or undefined for "every message of the mailbox". */
+  #since(since: Date | number | undefined): number | undefined {
+    const explicit = toTime(since, 'since');
+    if (explicit !== undefined) return explicit;
+    const scope = currentTestScope();
+    // An inbox created during this test has only this test's mail: no time filter (and no
+    // clock-skew risk). An inbox that outlived earlier tests counts from this test's start.
+    if (scope && this.createdAt.getTime() < scope.startedAt) return scope.startedAt;
+    return undefined;
+  }
+
+  #timeout(timeout: number | undefined): number {
+    if (timeout !== undefined) {
+      if (!Number.isFinite(timeout) || timeout < 0) throw new TypeError(`timeout must be a number of ms ≥ 0, got ${timeout}`);
+      return timeout;
+    }
+    let value = this.#host.defaultTimeout;
+    const scope = currentTestScope();
+    if (scope && scope.testInfo.timeout > 0) {
+      const remaining = scope.testInfo.timeout - (Date.now() - scope.startedAt) - TEST_TIMEOUT_MARGIN;
+      value = Math.min(value, Math.max(remaining, 1_000));
+    }
+    return value;
+  }
+
+  async #waitFor<T>(target: Target, method: string, match: MatchInput | undefined, options: WaitOptions, extract: (m: MailMessage) => T | undefined) {
+    const valid = validateMatch(match, method);
+    const timeout = this.#timeout(options.timeout);
+    const since = this.#since(options.since);
+    const description = describeMatch(valid);
+    this.#touch();
+    const title = `wait for ${target} to ${this.address}${description === 'any message' ? '' : ` matching ${description}`}`;
+    return step(title, async () => {
+      const startedAt = new Date();
+      const result = await this.#race(valid, extract, timeout, since, true);
+      if (result.found) return result;
+      throw this.#timeoutError(target, result, valid, timeout, since, startedAt);
+    });
+  }
+
+  #timeoutError(target: Target, result: RaceResult<unknown> & { found: false }, match: MatchInput | undefined, timeout: number, since: number | undefined, startedAt: Date) {
+    const details: WaitTimeoutDetails = {
+      address: this.address,
+      match: describeMatch(match),
+      target,
+      timeout,
+      delivery: result.delivery,
+      arrived: result.arrived.map((m) => ({ subject: m.subject, from: m.fromDisplay, receivedAt: m.receivedAt, matched: result.matched.has(m.id) })),
+      startedAt,
+    };
+    if (since !== undefined) details.since = new Date(since);
+    const lastError = this.#host.lastError;
+    if (lastError) details.lastError = lastError;
+    if (result.listIncomplete) details.listIncomplete = result.listIncomplete;
+    return new MailwrightTimeoutError(details);
+  }
+
+  /**
+   * Resolves with the first message in the window that matches and whose `extract` is
+   * defined, or after `timeout` with what arrived. With `finalCheck`, a timeout first lists
+   * the mailbox from the API once (bounded), so a delivery still in flight is not missed and
+   * the "what arrived" list is complete.
+   */
+  #race<T>(match: MatchInput | undefined, extract: (m: MailMessage) => T | undefined, timeout: number, since: number | undefined, finalCheck: boolean): Promise<RaceResult<T>> {
+    const host = this.#host;
+    const matched = new Set<string>();
+    return new Promise<RaceResult<T>>((resolve, reject) => {
+      let settled = false;
+      let subscription: InboxSubscription | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        subscription?.close();
+        settle();
+      };
+      const consider = (message: MailMessage) => {
+        if (settled) return;
+        if (since !== undefined && message.receivedAt.getTime() < since) return;
+        if (!matchesMessage(match, message)) return;
+        matched.add(message.id);
+        const value = extract(message);
+        if (value === undefined) return;
+        finish(() => resolve({ found: true, message, value }));
+      };
+      const inWindow = (messages: MailMessage[]) => messages.filter((m) => since === undefined || m.receivedAt.getTime() >= since);
+      try {
+        for (const message of host.known(this.id)) {
+          consider(message);
+          if (settled) return;
+        }
+        subscription = host.subscribe(this.id, {
+          onMessage: consider,
+          onGone: (error) => finish(() => reject(error)),
+        });
+      } catch (error) {
+        finish(() => reject(error));
+        return;
+      }
+      const onTimeout = async () => {
+        let arrived = host.known(this.id);
+        let listIncomplete: string | undefined;
+        if (finalCheck) {
+          try {
+            arrived = await host.fetchAll(this.id, { timeout: FINAL_LISTING_TIMEOUT });
+            for (const message of arrived) consider(message);
+          } catch (error) {
+            listIncomplete = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          }
+        }
+        const delivery = subscription?.delivery ?? 'unknown';
+        finish(() => resolve({ found: false, arrived: inWindow(arrived), matched, delivery, ...(listIncomplete ? { listIncomplete } : {}) }));
+      };
+      timer = setTimeout(() => {
+        onTimeout().then(undefined, (error: unknown) => finish(() => reject(error)));
+      }, timeout);
+    });
+  }
+}

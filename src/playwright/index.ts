@@ -1,0 +1,60 @@
+// Entry of the Playwright plugin: the ready `test` and `expect`, defineMailFixtures for
+// composing, the config helpers, and the public types and errors.
+import { expect as baseExpect, test as base } from '@playwright/test';
+import {
+  defineMailFixtures,
+  type MailwrightInternalTestFixtures,
+  type MailwrightInternalWorkerFixtures,
+  type MailwrightTestFixtures,
+  type MailwrightWorkerFixtures,
+} from './fixtures.js';
+import { mailwrightMatchers } from './matchers.js';
+
+/**
+ * Playwright's `test` with the `inbox` (a fresh mailbox per test) and `mail` (the
+ * worker's hub) fixtures.
+ *
+ * @example
+ * ```ts
+ * import { test, expect } from 'mailwright';
+ *
+ * test('sign-up sends a verification link', async ({ page, inbox }) => {
+ *   await page.goto('/signup');
+ *   await page.getByLabel('Email').fill(inbox.address);
+ *   await page.getByRole('button', { name: 'Create account' }).click();
+ *   await page.goto(await inbox.waitForVerificationLink());
+ *   await expect(page.getByText('Email verified')).toBeVisible();
+ * });
+ * ```
+ */
+export const test = base.extend<MailwrightTestFixtures & MailwrightInternalTestFixtures, MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures>(
+  defineMailFixtures(),
+);
+
+/** Playwright's `expect` with `toReceive` and `toHaveMessageCount` for inboxes. */
+export const expect = baseExpect.extend(mailwrightMatchers);
+
+export {
+  defineMailFixtures,
+  type MailwrightFixtureDefinitions,
+  type MailwrightInternalTestFixtures,
+  type MailwrightInternalWorkerFixtures,
+  type MailwrightTestFixtures,
+  type MailwrightWorkerFixtures,
+} from './fixtures.js';
+export { mailwrightMatchers, type ToHaveMessageCountOptions, type ToReceiveOptions } from './matchers.js';
+export { MailHub, type ActiveDelivery, type CreateInboxOptions } from './hub.js';
+export { Inbox, DEFAULT_NO_MESSAGE_WITHIN, type MessagesOptions, type NoMessageOptions, type WaitOptions } from './inbox.js';
+export { MailMessage, type MessageLink } from './message.js';
+export { describeMatch, matchesMessage, type MatchInput, type MessageMatch, type TextMatcher } from './match.js';
+export { DEFAULT_OPTIONS, resolveMailOptions, type AttachPolicy, type DeliveryMode, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
+export {
+  FIXTURE_ERROR_CODES,
+  MailwrightFixtureError,
+  MailwrightTimeoutError,
+  MailwrightUnexpectedMessageError,
+  type FixtureErrorCode,
+  type WaitTimeoutDetails,
+} from './errors.js';
+export { DEFAULT_PLAYWRIGHT_API_KEY, mailwrightServer, type MailwrightServerOptions, type WebServerEntry } from './config.js';
+export { chromiumExecutable, chromiumLaunchOptions, SYSTEM_CHROMIUM_PATHS, type ChromiumLaunchOptions } from './browser.js';

@@ -1,0 +1,106 @@
+// Owns the inbox matchers for `expect.extend`: toReceive(match, { timeout, since }) and
+// toHaveMessageCount(n, { timeout, since }), with `.not` support and readable failures.
+import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
+import { formatClock, formatDuration, MailwrightTimeoutError } from './errors.js';
+import { Inbox, INBOX_INTERNALS } from './inbox.js';
+import { describeMatch, validateMatch, type MatchInput } from './match.js';
+
+/** Options of `toReceive`. */
+export interface ToReceiveOptions {
+  /**
+   * How long to wait, in ms.
+   * @default the `timeout` fixture option (30 s); with `.not`, the expect timeout (5 s)
+   */
+  timeout?: number;
+  /** Only messages received at or after this instant count. @default the test's start */
+  since?: Date | number;
+}
+
+/** Options of `toHaveMessageCount`. */
+export interface ToHaveMessageCountOptions {
+  /**
+   * How long to wait for the count to be reached, in ms. With `.not` the count is checked once.
+   * @default the expect timeout (5 s)
+   */
+  timeout?: number;
+  /** Only messages received at or after this instant count. @default the test's start */
+  since?: Date | number;
+}
+
+function assertInbox(received: unknown, matcher: string): Inbox {
+  if (received instanceof Inbox) return received;
+  throw new TypeError(`expect(…).${matcher}() needs an inbox from the mailwright fixtures (expect(inbox).${matcher}(…)), got ${received === null ? 'null' : typeof received}`);
+}
+
+/**
+ * The matchers, for `expect.extend(mailwrightMatchers)`; the `expect` exported by
+ * `mailwright` already has them.
+ *
+ * @example
+ * ```ts
+ * await expect(inbox).toReceive({ subject: 'Welcome' }, { timeout: 10_000 });
+ * await expect(inbox).not.toReceive({ subject: 'Welcome' }); // nothing within 5 s
+ * await expect(inbox).toHaveMessageCount(1);
+ * ```
+ */
+export const mailwrightMatchers = {
+  /**
+   * Passes when a message matching `match` arrives (or already arrived in the test)
+   * within the timeout. With `.not`, passes when none does within the timeout.
+   */
+  async toReceive(this: ExpectMatcherState, received: unknown, match?: MatchInput, options: ToReceiveOptions = {}): Promise<MatcherReturnType> {
+    const inbox = assertInbox(received, 'toReceive');
+    const valid = validateMatch(match, 'toReceive');
+    const internals = inbox[INBOX_INTERNALS];
+    const timeout = options.timeout ?? (this.isNot ? this.timeout : internals.defaultTimeout());
+    const startedAt = new Date();
+    const result = await internals.race(valid, () => true, timeout, options.since, true);
+    const hint = this.utils.matcherHint('toReceive', 'inbox', describeMatch(valid), { isNot: this.isNot, promise: this.promise });
+    if (result.found) {
+      const m = result.message;
+      return {
+        pass: true,
+        name: 'toReceive',
+        expected: describeMatch(valid),
+        actual: m.subject,
+        message: () =>
+          `${hint}\n\n${inbox.address} received a message matching ${describeMatch(valid)} although none was expected within ${formatDuration(timeout)}:\n` +
+          `  "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`,
+      };
+    }
+    const error: MailwrightTimeoutError = internals.timeoutError(result, valid, timeout, options.since, startedAt);
+    return { pass: false, name: 'toReceive', expected: describeMatch(valid), message: () => `${hint}\n\n${error.message}` };
+  },
+
+  /**
+   * Passes when the inbox holds exactly `expected` messages in the window. Waits (event
+   * driven, up to the timeout) while there are fewer; more fails at once. With `.not`, the
+   * count is checked once.
+   */
+  async toHaveMessageCount(this: ExpectMatcherState, received: unknown, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
+    const inbox = assertInbox(received, 'toHaveMessageCount');
+    if (!Number.isInteger(expected) || expected < 0) throw new TypeError(`toHaveMessageCount(n) needs a whole number ≥ 0, got ${String(expected)}`);
+    const internals = inbox[INBOX_INTERNALS];
+    const timeout = options.timeout ?? this.timeout;
+    const deadline = Date.now() + timeout;
+    let messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
+    while (!this.isNot && messages.length < expected && Date.now() < deadline) {
+      const seen = new Set(messages.map((m) => m.id));
+      const next = await internals.race(undefined, (m) => (seen.has(m.id) ? undefined : m), deadline - Date.now(), options.since, false);
+      if (!next.found) break;
+      messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
+    }
+    const count = messages.length;
+    const hint = this.utils.matcherHint('toHaveMessageCount', 'inbox', String(expected), { isNot: this.isNot, promise: this.promise });
+    const list = messages.map((m, i) => `  ${i + 1}. "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`).join('\n');
+    return {
+      pass: count === expected,
+      name: 'toHaveMessageCount',
+      expected,
+      actual: count,
+      message: () =>
+        `${hint}\n\nExpected ${inbox.address} ${this.isNot ? 'not ' : ''}to hold ${expected} message${expected === 1 ? '' : 's'}` +
+        `${this.isNot ? '' : ` (waited up to ${formatDuration(timeout)})`}; it holds ${count}${count > 0 ? `:\n${list}` : '.'}`,
+    };
+  },
+};

@@ -1,0 +1,158 @@
+// Owns the worker's webhook receiver: a fastify server on a free port that verifies
+// Standard Webhooks signatures (invalid → 401), hands message.received events to the hub,
+// remembers webhook.test events so the hub can confirm reachability, and answers 204 at once.
+import { randomBytes } from 'node:crypto';
+import createDebug from 'debug';
+import Fastify, { type FastifyInstance } from 'fastify';
+import getPort from 'get-port';
+import type { Message, WebhookEvent } from '../protocol/index.js';
+import { verifyWebhook } from '../protocol/index.js';
+
+const debug = createDebug('mailwright:receiver');
+
+/** Options of {@link WebhookReceiver.start}. */
+export interface ReceiverOptions {
+  /** Interface to listen on, e.g. `127.0.0.1`. */
+  host: string;
+  /** Called (synchronously, before the 204 is sent) for every authentic `message.received` event. */
+  onMessage: (message: Message) => void;
+}
+
+/** How many delivery ids are remembered to drop repeated deliveries. */
+const SEEN_LIMIT = 10_000;
+/** Largest accepted event body (a message of the service's 10 MiB maximum fits, as JSON). */
+const BODY_LIMIT = 64 * 1024 * 1024;
+
+function urlHost(host: string): string {
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return shown.includes(':') ? `[${shown}]` : shown;
+}
+
+/**
+ * The webhook receiver of one worker. Start it, register {@link url} as a webhook, then
+ * give it the webhook's secret with {@link setSecret}; until then every delivery gets 503.
+ * `close()` is idempotent; `await using` works.
+ */
+export class WebhookReceiver implements AsyncDisposable {
+  /** `http://host:port/path` the receiver answers on. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** The listening host as given. */
+  readonly host: string;
+  /** The path deliveries must be posted to (random per receiver). */
+  readonly path: string;
+  readonly #app: FastifyInstance;
+  readonly #seenDeliveries = new Set<string>();
+  readonly #testEvents = new Set<string>();
+  #secret: string | undefined;
+  #lastDeliveryAt: number | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(app: FastifyInstance, host: string, port: number, path: string) {
+    this.#app = app;
+    this.host = host;
+    this.port = port;
+    this.path = path;
+    this.url = `http://${urlHost(host)}:${port}${path}`;
+  }
+
+  /** Starts a receiver on a free port of `options.host`. */
+  static async start(options: ReceiverOptions): Promise<WebhookReceiver> {
+    const path = `/mailwright/webhook/${randomBytes(8).toString('hex')}`;
+    const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT });
+    let receiver: WebhookReceiver | undefined;
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    app.post(path, async (request, reply) => {
+      if (!receiver) return reply.code(503).send();
+      return receiver.#handle(request.headers, typeof request.body === 'string' ? request.body : '', reply, options.onMessage);
+    });
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const port = await getPort({ host: options.host });
+      try {
+        await app.listen({ host: options.host, port });
+        receiver = new WebhookReceiver(app, options.host, port, path);
+        debug('listening on %s', receiver.url);
+        return receiver;
+      } catch (error) {
+        lastError = error;
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') break;
+        debug('port %d was taken before listen; trying another', port);
+      }
+    }
+    await app.close().catch(() => {});
+    throw lastError;
+  }
+
+  /** Sets the webhook's `whsec_…` secret; deliveries are verified against it from now on. */
+  setSecret(secret: string): void {
+    this.#secret = secret;
+  }
+
+  /** True once an authentic `webhook.test` event for this webhook id arrived. */
+  hasTestEvent(webhookId: string): boolean {
+    return this.#testEvents.has(webhookId);
+  }
+
+  /** When the last authentic delivery arrived (ms since epoch), if any. */
+  get lastDeliveryAt(): number | undefined {
+    return this.#lastDeliveryAt;
+  }
+
+  #handle(
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+    reply: { code(status: number): { send(payload?: unknown): unknown } },
+    onMessage: (message: Message) => void,
+  ) {
+    const secret = this.#secret;
+    if (!secret) return reply.code(503).send({ error: 'receiver not ready' });
+    const failure = verifyWebhook(secret, headers, body);
+    if (failure) {
+      debug('refused a delivery: %s', failure);
+      return reply.code(401).send({ error: failure });
+    }
+    let event: WebhookEvent;
+    try {
+      event = JSON.parse(body) as WebhookEvent;
+    } catch {
+      return reply.code(400).send({ error: 'body is not JSON' });
+    }
+    this.#lastDeliveryAt = Date.now();
+    const deliveryId = String(headers['webhook-id']);
+    if (this.#seenDeliveries.has(deliveryId)) {
+      debug('repeated delivery %s ignored', deliveryId);
+      return reply.code(204).send();
+    }
+    this.#seenDeliveries.add(deliveryId);
+    if (this.#seenDeliveries.size > SEEN_LIMIT) {
+      const oldest = this.#seenDeliveries.values().next().value;
+      if (oldest !== undefined) this.#seenDeliveries.delete(oldest);
+    }
+    if (event?.type === 'webhook.test' && event.data && typeof event.data.webhookId === 'string') {
+      debug('test event for webhook %s', event.data.webhookId);
+      this.#testEvents.add(event.data.webhookId);
+    } else if (event?.type === 'message.received' && event.data && typeof event.data.id === 'string') {
+      debug('message %s for mailbox %s', event.data.id, event.data.mailboxId);
+      try {
+        onMessage(event.data);
+      } catch (error) {
+        // The hub's bookkeeping failing is no reason to make the service retry.
+        debug('handling message %s failed: %O', event.data.id, error);
+      }
+    }
+    return reply.code(204).send();
+  }
+
+  /** Stops listening. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#app.close().then(() => debug('closed %s', this.url));
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

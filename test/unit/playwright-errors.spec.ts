@@ -1,0 +1,77 @@
+// Unit tests of the timeout error's text (src/playwright/errors.ts): it names the address,
+// the match, the timeout, the delivery mode, what arrived, and gives a hint.
+import { test, expect } from '@playwright/test';
+import { formatClock, formatDuration, MailwrightTimeoutError, type WaitTimeoutDetails } from '../../src/playwright/errors.js';
+import { MailwrightError } from '../../src/client/index.js';
+
+const base: WaitTimeoutDetails = {
+  address: 'abc@mailwright.test',
+  match: 'subject ~ "Verify"',
+  target: 'message',
+  timeout: 5_000,
+  delivery: 'webhook',
+  arrived: [],
+  startedAt: new Date(2026, 0, 2, 3, 4, 5, 6),
+};
+
+test('formatDuration and formatClock', () => {
+  expect(formatDuration(850)).toBe('850 ms');
+  expect(formatDuration(5_000)).toBe('5 s');
+  expect(formatDuration(2_500)).toBe('2.5 s');
+  expect(formatDuration(180_000)).toBe('3 min');
+  expect(formatClock(new Date(2026, 0, 2, 3, 4, 5, 6))).toBe('03:04:05.006');
+});
+
+test('nothing arrived', () => {
+  const error = new MailwrightTimeoutError(base);
+  expect(error).toBeInstanceOf(MailwrightError);
+  expect(error.code).toBe('MW_ERR_WAIT_TIMEOUT');
+  expect(error.name).toBe('MailwrightTimeoutError');
+  expect(error.message).toBe(
+    'no message arrived at abc@mailwright.test matching subject ~ "Verify" within 5 s (delivery: webhook).\n' +
+      'Nothing arrived at abc@mailwright.test since the inbox was created.\n' +
+      'Hint: check that the app under test sends to exactly abc@mailwright.test through the mailwright SMTP server, and that the step that sends it ran; raise { timeout } if the app is slow.',
+  );
+});
+
+test('lists what arrived when nothing matched', () => {
+  const error = new MailwrightTimeoutError({
+    ...base,
+    delivery: 'webhook+poll fallback',
+    since: new Date(2026, 0, 2, 3, 4, 0, 0),
+    arrived: [
+      { subject: 'Welcome aboard', from: 'Demo <noreply@app.test>', receivedAt: new Date(2026, 0, 2, 3, 4, 6, 100), matched: false },
+      { subject: 'Your receipt', from: 'shop@app.test', receivedAt: new Date(2026, 0, 2, 3, 4, 7, 200), matched: false },
+    ],
+  });
+  expect(error.message).toContain('within 5 s (delivery: webhook+poll fallback).');
+  expect(error.message).toContain('2 messages arrived since 03:04:00.000, none matching:');
+  expect(error.message).toContain('  1. "Welcome aboard" from Demo <noreply@app.test> at 03:04:06.100');
+  expect(error.message).toContain('  2. "Your receipt" from shop@app.test at 03:04:07.200');
+  expect(error.message).toMatch(/Hint: compare the match with the subjects and senders above/);
+});
+
+test('a code wait says the matching messages held no code', () => {
+  const error = new MailwrightTimeoutError({
+    ...base,
+    target: 'code',
+    match: 'any message',
+    delivery: 'poll',
+    arrived: [{ subject: 'Hello', from: 'a@app.test', receivedAt: new Date(2026, 0, 2, 3, 4, 6, 0), matched: true }],
+    lastError: 'polling failed: MW_ERR_CONNECTION: refused',
+  });
+  expect(error.message.split('\n')[0]).toBe('no code arrived at abc@mailwright.test within 5 s (delivery: poll).');
+  expect(error.message).toContain('1 message arrived since the inbox was created; 1 matched but no code was found in it:');
+  expect(error.message).toContain('"Hello" from a@app.test at 03:04:06.000 [matched, no code]');
+  expect(error.message).toContain('Last delivery error: polling failed: MW_ERR_CONNECTION: refused.');
+  expect(error.message).toMatch(/Hint: open the message in the report/);
+});
+
+test('long lists are cut after ten', () => {
+  const arrived = Array.from({ length: 13 }, (_, i) => ({ subject: `n${i}`, from: 'x@y.test', receivedAt: new Date(), matched: false }));
+  const error = new MailwrightTimeoutError({ ...base, arrived });
+  expect(error.message).toContain('13 messages arrived');
+  expect(error.message).toContain('  10. "n9"');
+  expect(error.message).not.toContain('"n10"');
+  expect(error.message).toContain('  … and 3 more');
+});
