@@ -22,8 +22,10 @@ export interface MailwrightWorkerFixtures {
   /** The worker's hub: `mail.createInbox({ name?, expiryTime? })` for tests with several users. */
   mail: MailHub;
   /**
-   * Options: `test.use({ mailwright: { … } })`. Worker-scoped, so changing them starts a
-   * new worker. Environment defaults: `MAILWRIGHT_URL`, `MAILWRIGHT_API_KEY`.
+   * Options: `test.use({ mailwright: { … } })` in the config's `use`, a project, or at the
+   * top level of a test file. Worker-scoped: changing them starts a new worker, and
+   * Playwright refuses them inside a `describe`. Environment defaults: `MAILWRIGHT_URL`,
+   * `MAILWRIGHT_API_KEY`.
    */
   mailwright: MailwrightOptions;
 }

@@ -45,6 +45,20 @@ interface MailboxState {
   listing: Promise<MailMessage[]> | undefined;
 }
 
+/** Which path brought messages to the hub first; see {@link MailHub.stats}. */
+export interface HubStats {
+  /** Messages first seen in a webhook delivery. */
+  webhook: number;
+  /** Messages first seen by the long-poll loop. */
+  poll: number;
+  /** Messages first seen in a plain listing (start of a wait, `messages()`, a timed-out wait's final check). */
+  api: number;
+  /** Deliveries or listings of messages already seen (dropped). */
+  duplicates: number;
+  /** Long-poll requests sent. */
+  pollRequests: number;
+}
+
 /** Pages fetched at most by one listing (100 messages each). */
 const MAX_LIST_PAGES = 20;
 
@@ -78,6 +92,7 @@ export class MailHub implements AsyncDisposable {
   #receiver: WebhookReceiver | undefined;
   #webhookId: string | undefined;
   #lastError: string | undefined;
+  readonly #stats = { webhook: 0, poll: 0, api: 0, duplicates: 0 };
   #closing: Promise<void> | undefined;
   readonly #host: InboxHost;
 
@@ -133,9 +148,9 @@ export class MailHub implements AsyncDisposable {
     return this.#receiver && this.#webhookId ? this.#registeredURL(this.#receiver) : undefined;
   }
 
-  /** How many long-poll requests this hub sent (for tests and debugging). */
-  get pollRequests(): number {
-    return this.#poller.requests;
+  /** Which path brought this worker's messages first, and how many long-polls were sent (diagnostics). */
+  get stats(): HubStats {
+    return { ...this.#stats, pollRequests: this.#poller.requests };
   }
 
   /**
@@ -272,7 +287,7 @@ export class MailHub implements AsyncDisposable {
     return [...state.messages.values()].sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
   }
 
-  #ingestAll(messages: Message[], via: string): MailMessage[] {
+  #ingestAll(messages: Message[], via: 'webhook' | 'poll' | 'api'): MailMessage[] {
     const out: MailMessage[] = [];
     for (const message of messages) {
       const known = this.#ingest(message, via);
@@ -282,13 +297,17 @@ export class MailHub implements AsyncDisposable {
   }
 
   /** Records a message once (by id) and hands it to the mailbox's waits. */
-  #ingest(message: Message, via: string): MailMessage | undefined {
+  #ingest(message: Message, via: 'webhook' | 'poll' | 'api'): MailMessage | undefined {
     const state = this.#mailboxes.get(message.mailboxId);
     if (!state) return undefined; // another worker's or a forgotten mailbox
     const existing = state.messages.get(message.id);
-    if (existing) return existing;
+    if (existing) {
+      this.#stats.duplicates++;
+      return existing;
+    }
     const mail = new MailMessage(message);
     state.messages.set(message.id, mail);
+    this.#stats[via]++;
     debug('message %s "%s" to %s received via %s', message.id, message.subject, state.mailbox.email, via);
     for (const subscriber of [...state.subscribers]) subscriber.onMessage(mail);
     return mail;

@@ -1,0 +1,65 @@
+// Unit tests of the webhook receiver (src/playwright/receiver.ts) over loopback: signed
+// deliveries are handed on and answered 204, bad signatures get 401, repeats are dropped.
+import { test, expect } from '@playwright/test';
+import { request } from 'undici';
+import type { Message, MessageReceivedEvent, WebhookTestEvent } from '../../src/protocol/index.js';
+import { generateWebhookSecret, webhookHeaders } from '../../src/protocol/index.js';
+import { WebhookReceiver } from '../../src/playwright/receiver.js';
+
+const message: Message = {
+  id: 'msg_1',
+  mailboxId: 'mbx_1',
+  mailbox: 'a@mailwright.test',
+  from: { address: 'x@app.test', name: '' },
+  to: [{ address: 'a@mailwright.test', name: '' }],
+  cc: [],
+  subject: 'Hi',
+  receivedAt: new Date().toISOString(),
+  size: 10,
+  headers: {},
+  text: 'hello',
+  html: null,
+  attachments: [],
+};
+
+async function post(url: string, body: string, headers: Record<string, string>) {
+  const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  await response.body.dump();
+  return response.statusCode;
+}
+
+test('verifies, hands on, de-duplicates and confirms test events', async () => {
+  const received: Message[] = [];
+  const receiver = await WebhookReceiver.start({ host: '127.0.0.1', onMessage: (m) => received.push(m) });
+  try {
+    expect(receiver.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mailwright\/webhook\/[0-9a-f]{16}$/);
+    const secret = generateWebhookSecret();
+    const event: MessageReceivedEvent = { type: 'message.received', timestamp: new Date().toISOString(), data: message };
+    const body = JSON.stringify(event);
+
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_1', body))).toBe(503); // no secret yet
+    receiver.setSecret(secret);
+
+    expect(await post(receiver.url, body, webhookHeaders(generateWebhookSecret(), 'dlv_1', body))).toBe(401);
+    expect(await post(receiver.url, body, {})).toBe(401);
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_1', body, Date.now() - 3_600_000))).toBe(401);
+    expect(received).toEqual([]);
+
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_1', body))).toBe(204);
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_1', body))).toBe(204); // a retry of the same delivery
+    expect(received).toEqual([message]);
+
+    const wrongPath = receiver.url.replace(/[0-9a-f]{16}$/, '0000000000000000');
+    expect(await post(wrongPath, body, webhookHeaders(secret, 'dlv_2', body))).toBe(404);
+
+    expect(receiver.hasTestEvent('wh_1')).toBe(false);
+    const testEvent: WebhookTestEvent = { type: 'webhook.test', timestamp: new Date().toISOString(), data: { webhookId: 'wh_1', nonce: 'n' } };
+    const testBody = JSON.stringify(testEvent);
+    expect(await post(receiver.url, testBody, webhookHeaders(secret, 'dlv_3', testBody))).toBe(204);
+    expect(receiver.hasTestEvent('wh_1')).toBe(true);
+    expect(receiver.lastDeliveryAt).toBeGreaterThan(0);
+  } finally {
+    await receiver.close();
+    await receiver.close(); // idempotent
+  }
+});
