@@ -1,0 +1,424 @@
+// Owns finding one-time-code candidates in a run of text and judging each by the words around it.
+import { findWords } from './text-utils.js';
+import type { WordHit } from './text-utils.js';
+import {
+  ADDRESS_WORDS, CODE_WORDS, CURRENCY, FAKE_CODE_WORDS, MEETING_WORDS, MONTHS, NON_CODE_LABELS, PROMO_WORDS, UNIT_AFTER,
+} from './vocabulary.js';
+
+/** Where a code was seen. */
+export type CodeSource = 'subject' | 'text' | 'html';
+
+/** One sighting of a possible code. */
+export interface CodeOccurrence {
+  /** The code as a user types it: spaces and hyphens removed. */
+  value: string;
+  /** The code as shown. */
+  shown: string;
+  source: CodeSource;
+  score: number;
+  reasons: string[];
+  /** Set when the sighting is thrown out: why. */
+  rejected?: string;
+  /** A code word was near. */
+  local: boolean;
+  /** A code word labels it directly (`code: 123456`, `Your code is 123456`). */
+  direct: boolean;
+  /** Letters only (no digit): acceptable only when labelled directly. */
+  lettersOnly: boolean;
+  /** The rejection rules out the value everywhere (a promotion code, a meeting passcode). */
+  veto?: boolean;
+}
+
+type Gap = 'space' | 'cell' | 'hyphen' | 'tight-hyphen' | 'dot' | 'comma' | 'colon' | 'slash' | 'break';
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+  digits: boolean;
+}
+
+const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\u1100-\u11FF\u3130-\u318F\uF900-\uFAFF]/;
+
+function gapType(s: string): Gap {
+  if (/^ {1,4}$/.test(s)) return 'space';
+  if (/^[ \t]*\t[ \t]*$/.test(s)) return 'cell';
+  if (s === '-') return 'tight-hyphen';
+  if (/^ ?- ?$/.test(s)) return 'hyphen';
+  if (s === '.') return 'dot';
+  if (s === ',') return 'comma';
+  if (s === ':') return 'colon';
+  if (/^ ?\/ ?$/.test(s)) return 'slash';
+  return 'break';
+}
+
+/** Replaces URLs and email addresses with spaces (same length), so nothing inside them is read as a code. */
+function mask(text: string): string {
+  const blank = (m: string): string => ' '.repeat(m.length);
+  return text
+    .replace(/\b(?:https?:\/\/|www\.)[^\s<>"']+/gi, blank)
+    .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, blank)
+    .replace(/<[^<>\s]*>/g, blank);
+}
+
+/** A stretch of text that might be one code. */
+interface Cluster {
+  tokens: Token[];
+  value: string;
+  shown: string;
+  start: number;
+  end: number;
+  kind: 'digits' | 'grouped' | 'spaced' | 'alnum' | 'letters';
+}
+
+interface Rejection {
+  start: number;
+  end: number;
+  shown: string;
+  reason: string;
+}
+
+const UNIT_TOKEN = /^\d+(st|nd|rd|th|am|pm|h|hr|hrs|m|min|mins|s|sec|ms|kb|mb|gb|tb|px|pt|em|kg|g|km|cm|mm|ml|l|x|k|p|fps|hz|mhz|ghz|mp|gbps|mbps|v|w|kw|mah|d|y|yr|yrs)$/i;
+
+function isCodeShape(value: string): Cluster['kind'] | undefined {
+  if (/^\d{4,8}$/.test(value)) return 'digits';
+  if (value.length < 4 || value.length > 10 || !/^[A-Za-z0-9]+$/.test(value)) return undefined;
+  if (UNIT_TOKEN.test(value)) return undefined;
+  const hasDigit = /\d/.test(value);
+  if (hasDigit && /[A-Za-z]/.test(value)) return 'alnum';
+  if (!hasDigit && /^[A-Z]{5,10}$/.test(value)) return 'letters';
+  return undefined;
+}
+
+/** Splits masked text into candidate clusters and the number-like stretches that are thrown out. */
+function clusters(masked: string): { found: Cluster[]; rejected: Rejection[] } {
+  const tokens: Token[] = [...masked.matchAll(/[A-Za-z0-9]+/g)].map((m) => ({
+    text: m[0],
+    start: m.index ?? 0,
+    end: (m.index ?? 0) + m[0].length,
+    digits: /^\d+$/.test(m[0]),
+  }));
+  const found: Cluster[] = [];
+  const rejected: Rejection[] = [];
+  const gap = (i: number): Gap => {
+    const a = tokens[i];
+    const b = tokens[i + 1];
+    return a && b ? gapType(masked.slice(a.end, b.start)) : 'break';
+  };
+  const make = (run: Token[], kind: Cluster['kind'], value: string): Cluster => {
+    const first = run[0] as Token;
+    const last = run[run.length - 1] as Token;
+    return { tokens: run, kind, value, shown: masked.slice(first.start, last.end), start: first.start, end: last.end };
+  };
+  const reject = (run: Token[], reason: string): void => {
+    const first = run[0] as Token;
+    const last = run[run.length - 1] as Token;
+    if (run.some((t) => t.digits && t.text.length >= 4)) {
+      rejected.push({ start: first.start, end: last.end, shown: masked.slice(first.start, last.end), reason });
+    }
+  };
+
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i] as Token;
+    // 1. Letter-spaced or boxed codes: single characters separated by spaces or table cells.
+    if (token.text.length === 1) {
+      let j = i;
+      while (j + 1 < tokens.length && (tokens[j + 1] as Token).text.length === 1 && ['space', 'cell'].includes(gap(j))) j++;
+      const run = tokens.slice(i, j + 1);
+      const joined = run.map((t) => t.text).join('');
+      const continues = j + 1 < tokens.length && ['space', 'cell', 'hyphen', 'tight-hyphen'].includes(gap(j)) && (tokens[j + 1] as Token).digits;
+      if (run.length >= 4 && run.length <= 10 && /\d/.test(joined) && !continues && gap(i - 1) !== 'tight-hyphen') {
+        found.push(make(run, 'spaced', joined));
+        i = j + 1;
+        continue;
+      }
+    }
+    // 2. A run of tokens joined by separators that keep numbers together.
+    let j = i;
+    for (;;) {
+      const g = gap(j);
+      const next = tokens[j + 1];
+      const current = tokens[j] as Token;
+      if (!next || g === 'break' || g === 'cell') break;
+      if (current.digits && next.digits) { j++; continue; }
+      if (g === 'tight-hyphen') { j++; continue; }
+      break;
+    }
+    const run = tokens.slice(i, j + 1);
+    i = j + 1;
+    evaluateRun(run);
+  }
+  return { found, rejected };
+
+  function evaluateRun(run: Token[]): void {
+    if (run.length === 1) {
+      const t = run[0] as Token;
+      const kind = isCodeShape(t.text);
+      if (kind) found.push(make(run, kind, t.text));
+      else if (t.digits && t.text.length > 8 && t.text.length <= 14) reject(run, 'too long for a code (account, phone or tracking number?)');
+      return;
+    }
+    const gaps = run.slice(0, -1).map((t) => gapType(masked.slice(t.end, (run[run.indexOf(t) + 1] as Token).start)));
+    const allDigits = run.every((t) => t.digits);
+    if (allDigits) {
+      const sameGap = gaps.every((g) => g === gaps[0]);
+      const sameLength = run.every((t) => t.text.length === (run[0] as Token).text.length);
+      const joined = run.map((t) => t.text).join('');
+      const g0 = gaps[0];
+      const spacedGroups = g0 === 'space' && run.length <= 3 && (run[0] as Token).text.length >= 2;
+      const hyphenGroups = (g0 === 'hyphen' || g0 === 'tight-hyphen') && run.length === 2 && (run[0] as Token).text.length >= 3;
+      if (sameGap && sameLength && (spacedGroups || hyphenGroups) && joined.length >= 4 && joined.length <= 8) {
+        found.push(make(run, 'grouped', joined));
+        return;
+      }
+      // "482913 10 minutes": a code followed by an unrelated short number
+      const first = run[0] as Token;
+      if (run.length === 2 && g0 === 'space' && first.text.length >= 4 && first.text.length <= 8 && (run[1] as Token).text.length <= 3) {
+        found.push(make([first], 'digits', first.text));
+        return;
+      }
+      if (gaps.includes('colon')) reject(run, 'a time');
+      else if (gaps.includes('slash') || (gaps.includes('dot') && run.length === 3) || (run.length === 3 && gaps.every((g) => g === 'tight-hyphen'))) reject(run, 'a date');
+      else if (gaps.includes('comma') || gaps.includes('dot')) reject(run, 'an amount or a decimal number');
+      else reject(run, 'part of a longer number (phone, account or id)');
+      return;
+    }
+    // Tokens with letters, joined by tight hyphens: "ABC-123", "X7K-P9Q"; "G-482913" keeps only the digits.
+    const first = run[0] as Token;
+    const second = run[1] as Token;
+    if (run.length === 2 && /^[A-Z]{1,2}$/.test(first.text) && /^\d{4,8}$/.test(second.text)) {
+      found.push(make([second], 'digits', second.text));
+      return;
+    }
+    const joined = run.map((t) => t.text).join('');
+    const partsOk = run.length <= 3 && run.every((t) => t.text.length >= 2 && t.text.length <= 6);
+    const caseOk = run.every((t) => !/[a-z]/.test(t.text)) || run.every((t) => !/[A-Z]/.test(t.text));
+    const noWords = run.every((t) => /\d/.test(t.text) || t.text.length <= 4 || t.text === t.text.toUpperCase());
+    if (partsOk && caseOk && noWords && joined.length >= 4 && joined.length <= 10 && /\d/.test(joined)) {
+      found.push(make(run, 'alnum', joined));
+      return;
+    }
+    if (run.some((t) => t.digits && t.text.length >= 4)) reject(run, 'part of a reference with letters and numbers');
+  }
+}
+
+/** The last hit of `words` in `text`, ignoring hits inside `exclude` hits. */
+function lastHit(hits: WordHit[]): WordHit | undefined {
+  return hits.reduce<WordHit | undefined>((best, h) => (!best || h.end > best.end ? h : best), undefined);
+}
+
+function codeHits(text: string): { positive: WordHit[]; negative: WordHit[] } {
+  const fake = findWords(FAKE_CODE_WORDS, text);
+  const positive = findWords(CODE_WORDS, text).filter((h) => !fake.some((f) => h.index < f.end && f.index < h.end));
+  const negative = [...findWords(NON_CODE_LABELS, text), ...fake].filter(
+    (n) => !positive.some((p) => n.index < p.end && p.index < n.end),
+  );
+  return { positive, negative };
+}
+
+const DIRECT_BETWEEN =
+  /^[\s:：=>\-–—»"'“”„«(\[*]*(?:(?:is|ist|est|es|è|é|e|jest|je|är|er|era|é|sera|lautet|luidt|:|это|—|は|是|为|為|는|은|이|가|：|が|為|為您)\s*[:：]?)?[\s:：=>\-–—»"'“”„«(\[*]*$/iu;
+
+/** Whether `line` reads like a postal address. */
+function isAddressLine(line: string): boolean {
+  return (
+    findWords(ADDRESS_WORDS, line).length > 0 ||
+    /\b[A-Z]{2}\s+\d{5}(-\d{4})?\b/.test(line) ||
+    /〒/.test(line) ||
+    /\b\d{1,5}\s+[A-Z][a-z]+\s+(St|Ave|Rd|Blvd|Dr|Ln|Way|Ct|Pl)\b/.test(line)
+  );
+}
+
+interface Context {
+  before: string;
+  after: string;
+  line: string;
+  previous: string[];
+  next: string;
+}
+
+function contextAt(masked: string, start: number, end: number): Context {
+  const lineStart = masked.lastIndexOf('\n', start - 1) + 1;
+  const lineEndRaw = masked.indexOf('\n', end);
+  const lineEnd = lineEndRaw < 0 ? masked.length : lineEndRaw;
+  const earlier = masked.slice(0, Math.max(0, lineStart - 1)).split('\n').filter((l) => l.trim() !== '');
+  const later = masked.slice(lineEnd + 1).split('\n').filter((l) => l.trim() !== '');
+  return {
+    before: masked.slice(lineStart, start),
+    after: masked.slice(end, lineEnd),
+    line: masked.slice(lineStart, lineEnd),
+    previous: earlier.slice(-2).reverse(),
+    next: later[0] ?? '',
+  };
+}
+
+/** Finds code candidates in `raw` and scores each sighting by its neighbourhood. */
+export function scanForCodes(raw: string, source: CodeSource): CodeOccurrence[] {
+  const masked = mask(raw);
+  const { found, rejected } = clusters(masked);
+  const out: CodeOccurrence[] = [];
+  for (const r of rejected) {
+    out.push({ value: r.shown.replace(/[\s-]/g, ''), shown: r.shown, source, score: 0, reasons: [], rejected: r.reason, local: false, direct: false, lettersOnly: false });
+  }
+  for (const cluster of found) {
+    const occurrence = judge(masked, cluster, source);
+    if (occurrence) out.push(occurrence);
+  }
+  return out;
+}
+
+function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurrence | undefined {
+  const { start, end, value, shown } = cluster;
+  const charBefore = masked[start - 1] ?? '';
+  const charAfter = masked[end] ?? '';
+  // Glued to letters of an alphabetic script: part of a word, not a code.
+  if ((/[\p{L}\p{N}_]/u.test(charBefore) && !CJK.test(charBefore)) || (/[\p{L}\p{N}_]/u.test(charAfter) && !CJK.test(charAfter))) return undefined;
+  const ctx = contextAt(masked, start, end);
+  const base = { value, shown, source, local: false, direct: false, lettersOnly: cluster.kind === 'letters' };
+  const reject = (reason: string): CodeOccurrence => ({ ...base, score: 0, reasons: [], rejected: reason });
+  const veto = (reason: string): CodeOccurrence => ({ ...reject(reason), veto: true });
+  const digitsOnly = /^\d+$/.test(value);
+
+  // --- origin-bound one-time codes (WebOTP format: "@example.com #123456")
+  if (/@[a-z0-9.-]+\.[a-z]{2,}\s+#$/i.test(ctx.before)) {
+    return { ...base, score: 7, reasons: ['origin-bound code format "@domain #code" (+7)'], local: true, direct: true };
+  }
+
+  // --- what sits right next to it
+  if (/[#＃]\s*$/.test(ctx.before) || /(?:^|[\s(])(?:no|nr|n°|nº|№)\.?\s*$/i.test(ctx.before)) return reject('follows a number sign (#, No.)');
+  if (/\+\s*\d{0,3}[\s-]*$/.test(ctx.before) || /\(\s*\d{1,4}\s*\)[\s-]*$/.test(ctx.before)) return reject('part of a phone number');
+  if (/^\s*\(?\d{0,4}\)?[\s-]+\d{2,}/.test(ctx.after) && digitsOnly && /\(\s*$/.test(ctx.before)) return reject('part of a phone number');
+  const currencyBefore = new RegExp(`${CURRENCY.source}\\s*$`, 'iu');
+  const currencyAfter = new RegExp(`^\\s*${CURRENCY.source}`, 'iu');
+  if (currencyBefore.test(ctx.before.slice(-8)) || currencyAfter.test(ctx.after.slice(0, 8))) return reject('an amount of money');
+  if (/^\s*%/.test(ctx.after)) return reject('a percentage');
+  if (/^[.,]\d/.test(ctx.after) || /\d[.,]$/.test(ctx.before)) return reject('an amount or a decimal number');
+  if (/^[:/]\d/.test(ctx.after) || /\d[:/]$/.test(ctx.before)) return reject('a date or a time');
+  const unit = findWords(UNIT_AFTER, ctx.after.slice(0, 24)).find((h) => /^[\s\-]*$/.test(ctx.after.slice(0, h.index)));
+  if (unit) return reject(`followed by "${unit.word}" (a duration, time or quantity)`);
+  const monthBefore = findWords(MONTHS, ctx.before).find((h) => /^[\s.,]*$/.test(ctx.before.slice(h.end)));
+  const monthAfter = findWords(MONTHS, ctx.after.slice(0, 16)).find((h) => /^[\s.,]*$/.test(ctx.after.slice(0, h.index)));
+  if (digitsOnly && (monthBefore || monthAfter)) return reject('part of a date');
+  if (digitsOnly && /(?:[©]|\(c\)|copyright)[^©]{0,12}$/i.test(ctx.before)) return reject('a copyright year');
+
+  // --- labels: the closest label word before it decides, then the first one after it
+  const nearLeftRaw = ctx.before.slice(-48);
+  const lastDigit = nearLeftRaw.search(/\d[^\d]*$/);
+  const nearLeft = lastDigit >= 0 ? nearLeftRaw.slice(lastDigit + 1) : nearLeftRaw;
+  const left = codeHits(nearLeft);
+  const leftPos = lastHit(left.positive);
+  const leftNeg = lastHit(left.negative);
+  if (leftNeg && (!leftPos || leftNeg.end > leftPos.end)) return reject(`labelled "${leftNeg.word.trim()}"`);
+  const firstDigitAfter = ctx.after.search(/\d/);
+  const nearRight = ctx.after.slice(0, firstDigitAfter >= 0 ? Math.min(firstDigitAfter, 40) : 40);
+  const right = codeHits(nearRight);
+  const rightPos = right.positive[0];
+  const rightNeg = right.negative[0];
+  if (rightNeg && (!rightPos || rightNeg.index < rightPos.index) && rightNeg.index < 24) return reject(`followed by "${rightNeg.word.trim()}"`);
+
+  const alone = (ctx.before + ctx.after).replace(/[\s:：.,;!?()[\]"'«»“”*|\-–—>]/g, '') === '';
+  const labelOnly = !leftPos && ctx.before.replace(/[\s:：.,;!?()[\]"'«»“”*|\-–—>]/g, '') === '';
+  const previousLines = alone || labelOnly || !leftPos ? ctx.previous : [];
+  let previousPoints = 0;
+  let previousWord = '';
+  for (const [index, line] of previousLines.entries()) {
+    const tail = line.slice(-60);
+    const hits = codeHits(tail);
+    const pos = lastHit(hits.positive);
+    const neg = lastHit(hits.negative);
+    if (neg && (!pos || neg.end > pos.end) && (alone || labelOnly) && index === 0 && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end))) {
+      return reject(`the line before ends with "${neg.word.trim()}"`);
+    }
+    if (pos && !(neg && neg.end > pos.end)) {
+      previousPoints = alone || labelOnly ? (index === 0 ? 5 : 4) : 2;
+      previousWord = pos.word;
+      break;
+    }
+  }
+
+  // --- invitations, promotions and addresses
+  const meetingLines = [ctx.line, ...ctx.previous];
+  const meeting = meetingLines.map((l) => findWords(MEETING_WORDS, l)[0]).find(Boolean);
+  if (meeting) return veto(`meeting details ("${meeting.word}")`);
+  const promoLines = alone || labelOnly ? [ctx.line, ctx.previous[0] ?? '', ctx.next] : [ctx.line];
+  for (const line of promoLines) {
+    const promo = findWords(PROMO_WORDS, line)[0] ?? findWords(FAKE_CODE_WORDS, line)[0];
+    if (promo && (cluster.kind !== 'digits' || /%/.test(line) || CURRENCY.test(line) || findWords(FAKE_CODE_WORDS, line).length > 0)) {
+      return veto(`a promotion ("${promo.word.trim()}")`);
+    }
+  }
+
+  // --- score the code words
+  const reasons: string[] = [];
+  let points = 0;
+  let direct = false;
+  if (leftPos) {
+    const between = nearLeft.slice(leftPos.end);
+    if (DIRECT_BETWEEN.test(between)) {
+      points = 7;
+      direct = true;
+      reasons.push(`labelled "${leftPos.word.trim()}" (+7)`);
+    } else {
+      points = between.length <= 30 ? 5 : 4;
+      reasons.push(`"${leftPos.word.trim()}" just before (+${points})`);
+    }
+  } else {
+    const wide = codeHits(ctx.before);
+    const pos = lastHit(wide.positive);
+    const neg = lastHit(wide.negative);
+    if (pos && !(neg && neg.end > pos.end)) {
+      points = 3;
+      reasons.push(`"${pos.word.trim()}" earlier on the line (+3)`);
+    }
+  }
+  if (rightPos && !(rightNeg && rightNeg.index < rightPos.index)) {
+    const p = rightPos.index <= 30 ? 5 : 3;
+    if (p > points) {
+      reasons.push(`"${rightPos.word.trim()}" right after (+${p - points})`);
+      points = p;
+    } else {
+      points += 1;
+      reasons.push(`"${rightPos.word.trim()}" after it as well (+1)`);
+    }
+  }
+  if (previousPoints > points) {
+    reasons.push(`"${previousWord.trim()}" on the line before (+${previousPoints - points})`);
+    points = previousPoints;
+  }
+  if (alone && points === 0 && ctx.next) {
+    const nextPos = codeHits(ctx.next.slice(0, 60)).positive[0];
+    if (nextPos) {
+      points = 3;
+      reasons.push(`"${nextPos.word.trim()}" on the line after (+3)`);
+    }
+  }
+  const local = points > 0;
+
+  // --- things that look like codes but are not, unless labelled directly
+  if (digitsOnly && value.length === 4 && /^(19|20)\d\d$/.test(value) && !direct) return reject('looks like a year');
+  if (digitsOnly && value.length >= 4 && value.length <= 6 && !direct) {
+    const previousAddress = ctx.previous[0] !== undefined && isAddressLine(ctx.previous[0]) && /^\s+[A-ZÀ-Ý][\p{Ll}]{2,}/u.test(ctx.after);
+    if (isAddressLine(ctx.line) || previousAddress) return reject('part of a postal address');
+  }
+  if (cluster.kind === 'letters' && !direct) return reject('letters only, and not labelled as a code');
+
+  let score = points;
+  if (alone) {
+    score += 2;
+    reasons.push('on a line of its own (+2)');
+  }
+  if (cluster.kind === 'digits' && value.length === 6) {
+    score += 1;
+    reasons.push('six digits (+1)');
+  }
+  if (cluster.kind === 'spaced') {
+    score += 1;
+    reasons.push('characters spaced out one by one (+1)');
+  }
+  if (cluster.kind === 'letters' || (/[a-z]/.test(value) && /[A-Z]/.test(value))) {
+    score -= 1;
+    reasons.push('mixed case or letters only (-1)');
+  }
+  return { ...base, score, reasons, local, direct };
+}

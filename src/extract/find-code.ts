@@ -1,0 +1,115 @@
+// Owns choosing the one-time code of an email from all sightings, or none when there is none or two compete.
+import { prominentValues } from './code-prominence.js';
+import type { Prominence } from './code-prominence.js';
+import { scanForCodes } from './code-scan.js';
+import type { CodeOccurrence, CodeSource } from './code-scan.js';
+import { prepare } from './message.js';
+import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
+import { findWords } from './text-utils.js';
+import { CODE_WORDS, FAKE_CODE_WORDS } from './vocabulary.js';
+
+/** A code needs at least this score. */
+const CODE_THRESHOLD = 5;
+/** The runner-up must trail the best code by more than this, or the answer is ambiguous. */
+const CODE_MARGIN = 2;
+
+function mentionsCode(text: string): boolean {
+  const fake = findWords(FAKE_CODE_WORDS, text);
+  return findWords(CODE_WORDS, text).some((h) => !fake.some((f) => h.index < f.end && f.index < h.end));
+}
+
+interface Tally {
+  value: string;
+  accepted: CodeOccurrence[];
+  rejected: CodeOccurrence[];
+}
+
+function judgeValue(tally: Tally, prominence: Prominence | undefined, talksAboutCode: boolean): { candidate?: CodeCandidate; rejected?: Candidate } {
+  const { value, accepted, rejected } = tally;
+  const vetoed = rejected.find((o) => o.veto);
+  if (vetoed) return { rejected: { value, score: 0, reasons: [`${vetoed.shown}: ${vetoed.rejected ?? 'not a code'}`] } };
+  if (accepted.length === 0) {
+    const reason = rejected[0]?.rejected ?? 'not a code';
+    return { rejected: { value, score: 0, reasons: [`${rejected[0]?.shown ?? value}: ${reason}`] } };
+  }
+  const best = accepted.reduce((a, b) => (b.score > a.score ? b : a));
+  const reasons = [`seen in ${best.source}`, ...best.reasons];
+  let score = best.score;
+  const sources = [...new Set(accepted.map((o) => o.source))] as CodeSource[];
+  if (sources.length > 1) {
+    score += 0.5;
+    reasons.push(`seen in ${sources.join(' and ')} (+0.5)`);
+  }
+  if (prominence && prominence.score > 0) {
+    score += prominence.score;
+    reasons.push(...prominence.reasons.map((r) => `shown with ${r}`));
+  }
+  const local = accepted.some((o) => o.local);
+  if (!local && talksAboutCode) {
+    score += 1;
+    reasons.push('the email talks about a code (+1)');
+  }
+  if (rejected.length > 0) {
+    score -= 3;
+    reasons.push(`elsewhere it is ${rejected[0]?.rejected ?? 'not a code'} (-3)`);
+  }
+  const promScore = prominence?.score ?? 0;
+  let why: string | undefined;
+  if (score < CODE_THRESHOLD) why = `score ${score} below ${CODE_THRESHOLD}`;
+  else if (!local && !talksAboutCode && !(prominence?.codeStyle && promScore >= 5)) why = 'no code word anywhere and not styled like a code';
+  else if (!local && promScore < 3) why = 'no code word nearby and not shown prominently';
+  if (why) return { rejected: { value, score, reasons: [...reasons, why] } };
+  return { candidate: { value, score, reasons, sources, occurrences: accepted.length + rejected.length } };
+}
+
+/**
+ * Explains {@link findCode}: every code candidate ranked best first with the reasons for its score, the values that
+ * were thrown out (dates, prices, phone and order numbers, …) and the verdict.
+ */
+export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
+  const message = prepare(msg);
+  const occurrences = [
+    ...scanForCodes(message.subject, 'subject'),
+    ...scanForCodes(message.text, 'text'),
+    ...(message.html ? scanForCodes(message.html.text, 'html') : []),
+  ];
+  const talksAboutCode = [message.subject, message.text, message.html?.text ?? ''].some(mentionsCode);
+  const prominence = message.html ? prominentValues(message.html) : new Map<string, Prominence>();
+
+  const tallies = new Map<string, Tally>();
+  for (const occurrence of occurrences) {
+    const tally = tallies.get(occurrence.value) ?? { value: occurrence.value, accepted: [], rejected: [] };
+    (occurrence.rejected ? tally.rejected : tally.accepted).push(occurrence);
+    tallies.set(occurrence.value, tally);
+  }
+  const candidates: CodeCandidate[] = [];
+  const rejected: Candidate[] = [];
+  for (const tally of tallies.values()) {
+    const verdict = judgeValue(tally, prominence.get(tally.value), talksAboutCode);
+    if (verdict.candidate) candidates.push(verdict.candidate);
+    if (verdict.rejected) rejected.push(verdict.rejected);
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  const [best, second] = candidates;
+  if (!best) return { answer: undefined, verdict: 'no code found', candidates, rejected };
+  if (second && second.score >= best.score - CODE_MARGIN) {
+    return {
+      answer: undefined,
+      verdict: `ambiguous: ${second.value} (score ${second.score}) is too close to ${best.value} (score ${best.score})`,
+      candidates,
+      rejected,
+    };
+  }
+  return { answer: best.value, verdict: `chosen with score ${best.score}: ${best.reasons.join('; ')}`, candidates, rejected };
+}
+
+/**
+ * The one-time code of an email: 4–8 digits or a short alphanumeric code, near a code word (in many languages) or
+ * shown prominently. Spaces and hyphens inside the code are removed. Years, dates, times, prices, phone numbers,
+ * order/invoice/ticket numbers, durations and postal codes are never codes.
+ *
+ * @returns the code, or `undefined` when there is none or two different codes are equally likely.
+ */
+export function findCode(msg: ExtractInput): string | undefined {
+  return explainCode(msg).answer;
+}
