@@ -318,11 +318,19 @@ export class Inbox {
       const consider = (message: MailMessage) => {
         if (settled) return;
         if (since !== undefined && message.receivedAt.getTime() < since) return;
-        if (!matchesMessage(match, message)) return;
-        matched.add(message.id);
-        const value = extract(message);
+        let value: T | undefined;
+        try {
+          if (!matchesMessage(match, message)) return;
+          matched.add(message.id);
+          value = extract(message);
+        } catch (error) {
+          // A throwing predicate fails this wait, not the worker's delivery.
+          finish(() => reject(error));
+          return;
+        }
         if (value === undefined) return;
-        finish(() => resolve({ found: true, message, value }));
+        const found = value;
+        finish(() => resolve({ found: true, message, value: found }));
       };
       const inWindow = (messages: MailMessage[]) => messages.filter((m) => since === undefined || m.receivedAt.getTime() >= since);
       try {

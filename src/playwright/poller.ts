@@ -84,11 +84,21 @@ export class Poller {
     }
     const uncovered = [...this.#wanted].some((id) => !this.#requestIds.has(id));
     if (!this.#running) {
-      this.#running = this.#loop().finally(() => {
-        this.#running = undefined;
-        // A mailbox may have been added while the loop was finishing.
-        if (!this.#closed && this.#wanted.size > 0) this.setMailboxes(this.#wanted);
-      });
+      let crashed = false;
+      this.#running = this.#loop()
+        .catch((error: unknown) => {
+          crashed = true;
+          this.#handlers.onError(error);
+          debug('loop failed: %O', error);
+        })
+        .finally(() => {
+          this.#running = undefined;
+          if (this.#closed || this.#wanted.size === 0) return;
+          // A mailbox was added while the loop was finishing, or the loop failed: go on
+          // (after a pause when it failed, so a persistent fault cannot spin).
+          if (!crashed) this.setMailboxes(this.#wanted);
+          else setTimeout(() => this.setMailboxes(this.#wanted), 1_000).unref();
+        });
     } else if (uncovered && this.#request) {
       debug('mailbox set grew to %d; restarting the request', this.#wanted.size);
       this.#request.abort();
