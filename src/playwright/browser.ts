@@ -15,12 +15,33 @@ function playwrightChromiumInstalled(): boolean {
   }
 }
 
+/** Where a usable Chromium was found. */
+export interface ChromiumLocation {
+  /** `playwright`: Playwright's own download; `system`: a system Chromium/Chrome; `none`: nothing found. */
+  source: 'playwright' | 'system' | 'none';
+  /** The executable; for `playwright` it is the one Playwright picks by itself. */
+  path?: string;
+}
+
+/**
+ * Finds a Chromium: Playwright's own when installed, otherwise the first existing of
+ * /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome,
+ * /usr/bin/google-chrome-stable, or the `CHROME_PATH` environment variable.
+ */
+export function findChromium(): ChromiumLocation {
+  if (playwrightChromiumInstalled()) return { source: 'playwright', path: chromium.executablePath() };
+  const fromEnv = process.env.CHROME_PATH;
+  for (const path of [...SYSTEM_CHROMIUM_PATHS, ...(fromEnv ? [fromEnv] : [])]) {
+    if (existsSync(path)) return { source: 'system', path };
+  }
+  return { source: 'none' };
+}
+
 /**
  * The Chromium to launch: `undefined` when Playwright's own Chromium is installed (let
- * Playwright pick it), otherwise the first existing of /usr/bin/chromium,
- * /usr/bin/chromium-browser, /usr/bin/google-chrome, /usr/bin/google-chrome-stable, or the
- * `CHROME_PATH` environment variable. `undefined` as well when none is found (Playwright
- * then reports its usual "run npx playwright install" error).
+ * Playwright pick it), otherwise the system browser {@link findChromium} found. `undefined`
+ * as well when none is found (Playwright then reports its usual "run npx playwright
+ * install" error).
  *
  * @example
  * ```ts
@@ -28,11 +49,8 @@ function playwrightChromiumInstalled(): boolean {
  * ```
  */
 export function chromiumExecutable(): string | undefined {
-  if (playwrightChromiumInstalled()) return undefined;
-  for (const path of SYSTEM_CHROMIUM_PATHS) if (existsSync(path)) return path;
-  const fromEnv = process.env.CHROME_PATH;
-  if (fromEnv && existsSync(fromEnv)) return fromEnv;
-  return undefined;
+  const found = findChromium();
+  return found.source === 'system' ? found.path : undefined;
 }
 
 /** Launch options from {@link chromiumLaunchOptions}. */

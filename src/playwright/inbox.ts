@@ -23,9 +23,10 @@ export interface WaitOptions {
    */
   timeout?: number;
   /**
-   * Only messages received at or after this instant count (the service's receive time).
-   * Use it to skip an earlier mail of the same kind: `const since = new Date(); await
-   * resend(); await inbox.waitForCode(undefined, { since })`.
+   * Only messages received at or after this instant count, compared with the service's
+   * receive time (mind clock skew when the service runs on another machine). Use it to
+   * skip an earlier mail of the same kind: `const since = new Date(); await resend();
+   * await inbox.waitForCode(undefined, { since })`.
    * @default the start of the current test (every message of an inbox created in it)
    */
   since?: Date | number;

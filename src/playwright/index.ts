@@ -57,4 +57,4 @@ export {
   type WaitTimeoutDetails,
 } from './errors.js';
 export { DEFAULT_PLAYWRIGHT_API_KEY, mailwrightServer, type MailwrightServerOptions, type WebServerEntry } from './config.js';
-export { chromiumExecutable, chromiumLaunchOptions, SYSTEM_CHROMIUM_PATHS, type ChromiumLaunchOptions } from './browser.js';
+export { chromiumExecutable, chromiumLaunchOptions, findChromium, SYSTEM_CHROMIUM_PATHS, type ChromiumLaunchOptions, type ChromiumLocation } from './browser.js';
