@@ -259,7 +259,7 @@ export function scanForCodes(raw: string, source: CodeSource): CodeOccurrence[] 
   const { found, rejected } = clusters(masked);
   const out: CodeOccurrence[] = [];
   for (const r of rejected) {
-    out.push({ value: r.shown.replace(/[\s-]/g, ''), shown: r.shown, source, score: 0, reasons: [], rejected: r.reason, local: false, direct: false, lettersOnly: false });
+    out.push({ value: r.shown, shown: r.shown, source, score: 0, reasons: [], rejected: r.reason, local: false, direct: false, lettersOnly: false });
   }
   for (const cluster of found) {
     const occurrence = judge(masked, cluster, source);

@@ -111,8 +111,8 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
   // What the words around it say.
   const notMe = raw.contexts.filter((c) => c.inline).map((c) => firstWord(NOT_ME_CONTEXT, c.text)).find(Boolean);
   if (notMe) {
-    score -= 6;
-    reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (-6)`);
+    score -= 10;
+    reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (-10)`);
   }
   let contextAction: Action | undefined;
   if (!textAction) {
