@@ -108,6 +108,7 @@ function keep(map: Map<string, Prominence>, value: string, p: Prominence): void 
 export function prominentValues(doc: HtmlDocument): Map<string, Prominence> {
   const map = new Map<string, Prominence>();
   for (const el of doc.elements) {
+    if (doc.rawLength(el) > 400) continue;
     const text = collapseSpace(doc.textOf(el));
     if (text.length >= 4 && text.length <= 30) {
       const value = text.replace(/[\s-]/g, '');

@@ -242,14 +242,26 @@ function contextAt(masked: string, start: number, end: number): Context {
   const lineStart = masked.lastIndexOf('\n', start - 1) + 1;
   const lineEndRaw = masked.indexOf('\n', end);
   const lineEnd = lineEndRaw < 0 ? masked.length : lineEndRaw;
-  const earlier = masked.slice(0, Math.max(0, lineStart - 1)).split('\n').filter((l) => l.trim() !== '');
-  const later = masked.slice(lineEnd + 1).split('\n').filter((l) => l.trim() !== '');
+  const earlier: string[] = [];
+  for (let end = lineStart - 1; end > 0 && earlier.length < 2; ) {
+    const start = masked.lastIndexOf('\n', end - 1) + 1;
+    const line = masked.slice(start, end);
+    if (line.trim() !== '') earlier.unshift(line);
+    end = start - 1;
+  }
+  let next = '';
+  for (let start = lineEnd + 1; start < masked.length && next === ''; ) {
+    const stop = masked.indexOf('\n', start);
+    const line = masked.slice(start, stop < 0 ? masked.length : stop);
+    if (line.trim() !== '') next = line;
+    start = stop < 0 ? masked.length : stop + 1;
+  }
   return {
     before: masked.slice(lineStart, start),
     after: masked.slice(end, lineEnd),
     line: masked.slice(lineStart, lineEnd),
     previous: earlier.slice(-2).reverse(),
-    next: later[0] ?? '',
+    next,
   };
 }
 
@@ -330,7 +342,8 @@ function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurr
     if (neg && (!pos || neg.end > pos.end) && (alone || labelOnly) && index === 0 && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end))) {
       return reject(`the line before ends with "${neg.word.trim()}"`);
     }
-    if (pos && !(neg && neg.end > pos.end)) {
+    const endsWithLabel = neg !== undefined && neg.end > (pos?.end ?? -1) && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end));
+    if (pos && !endsWithLabel) {
       previousPoints = alone || labelOnly ? (index === 0 ? 5 : 4) : 2;
       previousWord = pos.word;
       break;
@@ -364,12 +377,11 @@ function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurr
       reasons.push(`"${leftPos.word.trim()}" just before (+${points})`);
     }
   } else {
-    const wide = codeHits(ctx.before);
-    const pos = lastHit(wide.positive);
-    const neg = lastHit(wide.negative);
-    if (pos && !(neg && neg.end > pos.end)) {
-      points = 3;
-      reasons.push(`"${pos.word.trim()}" earlier on the line (+3)`);
+    // Further back on the line, labels before other numbers belong to those numbers: only code words count.
+    const pos = lastHit(codeHits(ctx.before).positive);
+    if (pos) {
+      points = DIRECT_BETWEEN.test(nearLeft) && nearLeft.trim() !== '' ? 5 : 3;
+      reasons.push(`"${pos.word.trim()}" earlier in the sentence (+${points})`);
     }
   }
   if (rightPos && !(rightNeg && rightNeg.index < rightPos.index)) {

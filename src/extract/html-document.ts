@@ -32,6 +32,8 @@ export interface HtmlDocument {
   elements: Element[];
   /** Visible text of one element, with the same layout rules as {@link HtmlDocument.text}. */
   textOf(el: Element): string;
+  /** Length of the element's rendered text before tidying: a cheap upper bound of `textOf(el).length`. */
+  rawLength(el: Element): number;
   /** The element's own declarations: matching `<style>` rules, then its `style` attribute. */
   styleOf(el: Element): Declarations;
 }
@@ -112,6 +114,7 @@ export function parseHtml(html: string): HtmlDocument {
   for (const el of hidden) $(el).remove();
 
   const rendered = new Map<Element, string>();
+  const tidied = new Map<Element, string>();
   const elements: Element[] = [];
   const render = (node: AnyNode): string => {
     if ((node.type as string) === 'text') {
@@ -136,7 +139,15 @@ export function parseHtml(html: string): HtmlDocument {
     $,
     text: tidyText(whole),
     elements,
-    textOf: (el) => tidyText(rendered.get(el) ?? ''),
+    textOf: (el) => {
+      let text = tidied.get(el);
+      if (text === undefined) {
+        text = tidyText(rendered.get(el) ?? '');
+        tidied.set(el, text);
+      }
+      return text;
+    },
+    rawLength: (el) => rendered.get(el)?.length ?? 0,
     styleOf,
   };
 }

@@ -2,10 +2,10 @@
 import type { RawLink } from './link-collect.js';
 import { isUrlText } from './link-collect.js';
 import type { LinkKind } from './types.js';
-import { firstWord } from './text-utils.js';
+import { firstWord, hasWord } from './text-utils.js';
 import {
   APP_STORE_WORDS, HELP_WORDS, PREFERENCES_WORDS, PRIVACY_WORDS, SOCIAL_WORDS, TERMS_WORDS, UNSUBSCRIBE_WORDS,
-  VIEW_IN_BROWSER_WORDS,
+  VIEW_IN_BROWSER_WORDS, WEAK_ACTION,
 } from './vocabulary.js';
 
 const SOCIAL_HOSTS =
@@ -51,6 +51,15 @@ export function classifyLink(link: RawLink): KindVerdict {
     for (const text of texts) {
       const word = firstWord(words, text);
       if (word) return { kind, reasons: [`text "${clip(text)}" says "${word}"`] };
+    }
+  }
+  const generic = texts.length === 0 || texts.every((t) => hasWord(WEAK_ACTION, t));
+  if (generic) {
+    for (const [kind, words] of TEXT_KINDS.slice(0, 3)) {
+      for (const context of link.contexts.filter((c) => c.inline)) {
+        const word = firstWord(words, context.text);
+        if (word) return { kind, reasons: [`the sentence around it says "${word}"`] };
+      }
     }
   }
   for (const host of evidence.hosts) {

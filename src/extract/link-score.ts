@@ -115,7 +115,8 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
     reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (-10)`);
   }
   let contextAction: Action | undefined;
-  if (!textAction) {
+  const generic = texts.length === 0 || texts.every((t) => hasWord(WEAK_ACTION, t));
+  if (!textAction && generic) {
     for (const context of raw.contexts) {
       const found = actionOf(context.text);
       if (found) {

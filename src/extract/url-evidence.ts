@@ -65,7 +65,7 @@ function tokenIn(url: URL): string | undefined {
   }
   const segments = url.pathname.split('/').filter(Boolean);
   for (const segment of segments) {
-    if (looksRandom(segment) && (segment.length >= 20 || /^[0-9a-f-]{16,36}$/i.test(segment) || /^eyJ/.test(segment))) {
+    if (looksRandom(segment) && (segment.length >= 16 || /^eyJ/.test(segment))) {
       return 'a path segment looks like a one-time token';
     }
   }

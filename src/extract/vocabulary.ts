@@ -179,6 +179,8 @@ export const FAKE_CODE_WORDS = wordRegExp([
   'promo code', 'promo-code', 'promocode', 'promotional code', 'discount code', 'coupon code', 'coupon', 'voucher code',
   'voucher', 'gift code', 'gift card', 'referral code', 'invite code', 'postal code', 'zip code', 'zipcode', 'postcode',
   'post code', 'area code', 'country code', 'qr code', 'bar code', 'barcode', 'source code', 'error code',
+  'reference code', 'ref code', 'booking code', 'reservation code', 'order code', 'customer code', 'client code',
+  'approval code', 'authorization code', 'authorisation code', 'tax code', 'sort code', 'postal', 'zip',
   'status code', 'tracking code', 'product code', 'item code', 'sort code', 'swift code', 'bic code', 'dress code',
   'gutscheincode', 'gutschein', 'rabattcode', 'aktionscode', 'postleitzahl', 'code promo', 'code de réduction',
   'code postal', 'code avantage', 'código promocional', 'código de descuento', 'código postal', 'código de rastreo',
