@@ -1,9 +1,48 @@
 #!/usr/bin/env node
-// `npm test`: runs every Playwright project (unit, integration, e2e). Arguments are passed on.
+// `npm test`: every Playwright project (unit, integration, e2e), after making sure a Chromium
+// is there for the browser suite: Playwright's own, else a system one, else it installs one
+// (Debian/Ubuntu's package when apt-get can be used, else `playwright install chromium`) or
+// stops with the command that fixes it. Arguments are passed on to `playwright test`.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { findChromium } from '../dist/playwright/browser.js';
 
 const require = createRequire(import.meta.url);
-const cli = require.resolve('@playwright/test/cli');
-const result = spawnSync(process.execPath, [cli, 'test', ...process.argv.slice(2)], { stdio: 'inherit' });
+const playwrightCli = require.resolve('@playwright/test/cli');
+const args = process.argv.slice(2);
+
+function run(command, commandArgs, options = {}) {
+  return spawnSync(command, commandArgs, { stdio: 'inherit', ...options }).status === 0;
+}
+
+function needsBrowser() {
+  const projects = args.flatMap((a, i) => (a.startsWith('--project=') ? [a.slice(10)] : a === '--project' ? [args[i + 1]] : []));
+  return projects.length === 0 || projects.includes('e2e');
+}
+
+function installChromium() {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = run('sh', ['-c', 'command -v apt-get >/dev/null'], { stdio: 'ignore' });
+  const canSudo = !isRoot && run('sh', ['-c', 'command -v sudo >/dev/null && sudo -n true'], { stdio: 'ignore' });
+  if (hasApt && (isRoot || canSudo)) {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const apt = (...aptArgs) => (isRoot ? run('apt-get', aptArgs, { env }) : run('sudo', ['-n', 'apt-get', ...aptArgs], { env }));
+    console.log("mailwright: no Chromium found; installing Debian/Ubuntu's chromium package");
+    if (apt('update', '-qq') && apt('install', '-y', '-qq', 'chromium') && findChromium().source !== 'none') return true;
+  }
+  console.log('mailwright: no Chromium found; trying `npx playwright install chromium`');
+  return run(process.execPath, [playwrightCli, 'install', 'chromium']) && findChromium().source !== 'none';
+}
+
+if (needsBrowser()) {
+  let found = findChromium();
+  if (found.source === 'none' && installChromium()) found = findChromium();
+  if (found.source === 'none') {
+    console.error('mailwright: no Chromium for the e2e suite. Fix: `npx playwright install chromium` (or `sudo apt-get install chromium`), then `npm test` again.');
+    process.exit(1);
+  }
+  console.log(`mailwright: e2e uses ${found.source === 'playwright' ? "Playwright's own Chromium" : found.path}`);
+}
+
+const result = spawnSync(process.execPath, [playwrightCli, 'test', ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
