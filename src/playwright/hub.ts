@@ -5,7 +5,7 @@ import createDebug from 'debug';
 import { MailwrightApiError, MailwrightClient, MailwrightError } from '../client/index.js';
 import type { Mailbox, Message } from '../protocol/index.js';
 import { FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError } from './errors.js';
-import { Inbox, type InboxHost, type InboxSubscription } from './inbox.js';
+import { Inbox, type InboxHost, type InboxSubscription, type SubscriptionHandlers } from './inbox.js';
 import { MailMessage } from './message.js';
 import type { ResolvedMailOptions } from './options.js';
 import { Poller } from './poller.js';
@@ -26,13 +26,19 @@ export interface CreateInboxOptions {
   domain?: string;
 }
 
-interface Subscriber {
-  onMessage(message: MailMessage): void;
-  onGone(error: Error): void;
+interface Subscriber extends SubscriptionHandlers {
   polled: boolean;
   usedFallback: boolean;
   fallbackTimer?: ReturnType<typeof setTimeout>;
+  checkTimer?: ReturnType<typeof setTimeout>;
 }
+
+/**
+ * With webhooks, how long a new wait relies on them alone before listing its mailbox once
+ * from the API (a message that arrived just before the wait, whose delivery is slow or
+ * being retried). Waits that resolve sooner cost no API call.
+ */
+const START_CHECK_DELAY = 250;
 
 interface MailboxState {
   mailbox: Mailbox;
@@ -184,8 +190,7 @@ export class MailHub implements AsyncDisposable {
     const state = this.#mailboxes.get(inbox.id);
     if (!state) return;
     if (state.subscribers.size > 0) debug('%d wait(s) on %s were still pending when the test ended (a missing await?)', state.subscribers.size, inbox.address);
-    for (const subscriber of state.subscribers) clearTimeout(subscriber.fallbackTimer);
-    state.subscribers.clear();
+    this.#drop(state);
     this.#mailboxes.delete(inbox.id);
     this.#updatePollSet();
   }
@@ -203,19 +208,23 @@ export class MailHub implements AsyncDisposable {
   async #close(): Promise<void> {
     debug('closing');
     const errors: unknown[] = [];
-    const closed = new MailwrightFixtureError(FIXTURE_ERROR_CODES.hubClosed, 'the worker\'s mailwright hub closed while a wait was pending (the worker is shutting down)');
-    for (const state of this.#mailboxes.values()) {
-      for (const subscriber of state.subscribers) {
-        clearTimeout(subscriber.fallbackTimer);
-        subscriber.onGone(closed);
-      }
-      state.subscribers.clear();
-    }
+    // Waits still pending now belong to tests that ended without awaiting them.
+    for (const state of this.#mailboxes.values()) this.#drop(state);
     await this.#poller.close().catch((error: unknown) => errors.push(error));
     await this.#dropWebhook();
     if (this.#receiver) await this.#receiver.close().catch((error: unknown) => errors.push(error));
     await this.client.close().catch((error: unknown) => errors.push(error));
     if (errors.length > 0) debug('errors while closing: %O', errors);
+  }
+
+  /** Ends every wait on the mailbox without settling it. */
+  #drop(state: MailboxState): void {
+    for (const subscriber of [...state.subscribers]) {
+      clearTimeout(subscriber.fallbackTimer);
+      clearTimeout(subscriber.checkTimer);
+      state.subscribers.delete(subscriber);
+      subscriber.onDropped();
+    }
   }
 
   #assertOpen(): void {
@@ -313,7 +322,7 @@ export class MailHub implements AsyncDisposable {
     return mail;
   }
 
-  #subscribe(mailboxId: string, handlers: { onMessage(message: MailMessage): void; onGone(error: Error): void }): InboxSubscription {
+  #subscribe(mailboxId: string, handlers: SubscriptionHandlers): InboxSubscription {
     this.#assertOpen();
     const state = this.#mailboxes.get(mailboxId);
     if (!state) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.mailboxGone, `mailbox ${mailboxId} is not known to this worker's hub (its test ended); create inboxes per test`);
@@ -322,9 +331,13 @@ export class MailHub implements AsyncDisposable {
     if (this.#delivery === 'poll') {
       this.#updatePollSet();
     } else {
-      // A message may have arrived before the wait (its webhook still in flight or retrying):
-      // look once. If webhooks stay silent, poll as a safety net.
-      this.#list(state).catch((error: unknown) => this.#onListError(state, error));
+      // A message may have arrived before the wait with its delivery still in flight or
+      // being retried: if the wait is still pending shortly, look once. If webhooks stay
+      // silent longer, poll as a safety net.
+      subscriber.checkTimer = setTimeout(() => {
+        if (!state.subscribers.has(subscriber)) return;
+        this.#list(state).catch((error: unknown) => this.#onListError(state, error));
+      }, START_CHECK_DELAY);
       if (this.options.delivery === 'auto') {
         subscriber.fallbackTimer = setTimeout(() => {
           if (!state.subscribers.has(subscriber)) return;
@@ -342,6 +355,7 @@ export class MailHub implements AsyncDisposable {
         if (closed) return;
         closed = true;
         clearTimeout(subscriber.fallbackTimer);
+        clearTimeout(subscriber.checkTimer);
         state.subscribers.delete(subscriber);
         if (subscriber.polled) hub.#updatePollSet();
       },
@@ -424,6 +438,7 @@ export class MailHub implements AsyncDisposable {
   #markGone(state: MailboxState, error: Error): void {
     for (const subscriber of [...state.subscribers]) {
       clearTimeout(subscriber.fallbackTimer);
+      clearTimeout(subscriber.checkTimer);
       state.subscribers.delete(subscriber);
       subscriber.onGone(error);
     }

@@ -7,7 +7,7 @@ test.describe.configure({ mode: 'parallel' });
 
 for (const delivery of ['auto', 'webhook', 'poll'] as const) {
   test(`delivery ${delivery}: every wait resolves across 3 workers`, async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await using service = await startService();
     const run = await runInner({ service, files: ['delivery.inner.ts'], workers: 3, env: { MW_DELIVERY: delivery } });
     expect(run.tests.length, run.stdout + run.stderr).toBe(8);

@@ -14,7 +14,7 @@ function decoded(t: InnerTest, suffix: string): string {
 }
 
 test('failed waits explain themselves and attach the mail that did arrive', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await using service = await startService();
   const run = await runInner({ service, files: ['failures.inner.ts', 'attach-always.inner.ts'], workers: 2 });
   expect(run.exitCode).toBe(1);

@@ -9,7 +9,7 @@ test.describe.configure({ mode: 'parallel' });
 const stats = (t: InnerTest) => JSON.parse(annotation(t, 'stats') ?? '{}') as { webhook: number; poll: number; api: number; pollRequests: number };
 
 test('auto: an unreachable receiver means polling, and every wait still resolves', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await using service = await startService();
   const run = await runInner({ service, files: ['fallback.inner.ts'], workers: 3, env: { MW_DELIVERY: 'auto', MW_RECEIVER_URL: await unreachableURL() } });
   expect(failures(run)).toBe('');
@@ -26,7 +26,7 @@ test('auto: an unreachable receiver means polling, and every wait still resolves
 });
 
 test('webhook: an unreachable receiver fails the worker with the reason and the fix', async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(180_000);
   await using service = await startService();
   const url = await unreachableURL();
   const run = await runInner({ service, files: ['strict.inner.ts'], workers: 1, env: { MW_RECEIVER_URL: url } });
@@ -39,7 +39,7 @@ test('webhook: an unreachable receiver fails the worker with the reason and the 
 });
 
 test('webhook: deliveries failing at first are retried by the service and still resolve', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await using service = await startService({ webhookRetrySchedule: [100, 200] });
   const proxy = await startProxy({ failFirst: 2 });
   try {
@@ -61,7 +61,7 @@ test('webhook: deliveries failing at first are retried by the service and still 
 });
 
 test('auto: when deliveries stop, the poll loop finds the mail', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await using service = await startService({ webhookRetrySchedule: [100, 200] });
   const proxy = await startProxy({ dropAll: true });
   try {

@@ -6,7 +6,7 @@ import getPort from 'get-port';
 import { annotation, failures, runInner } from './fixture/run-inner.js';
 
 test('a config with mailwrightServer() needs no further options', async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const httpPort = await getPort({ host: '127.0.0.1' });
   const smtpPort = await getPort({ host: '127.0.0.1', exclude: [httpPort] });
   const key = `mw_webserver_${Date.now()}`;
