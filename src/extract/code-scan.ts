@@ -2,7 +2,7 @@
 import { findWords } from './text-utils.js';
 import type { WordHit } from './text-utils.js';
 import {
-  ADDRESS_WORDS, CODE_WORDS, CURRENCY, FAKE_CODE_WORDS, MEETING_WORDS, MONTHS, NON_CODE_LABELS, PROMO_WORDS, UNIT_AFTER,
+  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, CURRENCY, FAKE_CODE_WORDS, MEETING_WORDS, MONTHS, NON_CODE_LABELS, PROMO_WORDS, UNIT_AFTER,
 } from './vocabulary.js';
 
 /** Where a code was seen. */
@@ -208,8 +208,8 @@ function lastHit(hits: WordHit[]): WordHit | undefined {
   return hits.reduce<WordHit | undefined>((best, h) => (!best || h.end > best.end ? h : best), undefined);
 }
 
-function codeHits(text: string): { positive: WordHit[]; negative: WordHit[] } {
-  const fake = findWords(FAKE_CODE_WORDS, text);
+function codeHits(text: string, booking = false): { positive: WordHit[]; negative: WordHit[] } {
+  const fake = [...findWords(FAKE_CODE_WORDS, text), ...(booking ? findWords(BOOKING_CODE_WORDS, text) : [])];
   const positive = findWords(CODE_WORDS, text).filter((h) => !fake.some((f) => h.index < f.end && f.index < h.end));
   const negative = [...findWords(NON_CODE_LABELS, text), ...fake].filter(
     (n) => !positive.some((p) => n.index < p.end && p.index < n.end),
@@ -265,8 +265,14 @@ function contextAt(masked: string, start: number, end: number): Context {
   };
 }
 
+/** How to read a text. */
+export interface ScanOptions {
+  /** The email is about a booking or trip: "confirmation code" there is a booking reference. */
+  booking?: boolean;
+}
+
 /** Finds code candidates in `raw` and scores each sighting by its neighbourhood. */
-export function scanForCodes(raw: string, source: CodeSource): CodeOccurrence[] {
+export function scanForCodes(raw: string, source: CodeSource, options: ScanOptions = {}): CodeOccurrence[] {
   const masked = mask(raw);
   const { found, rejected } = clusters(masked);
   const out: CodeOccurrence[] = [];
@@ -274,13 +280,13 @@ export function scanForCodes(raw: string, source: CodeSource): CodeOccurrence[] 
     out.push({ value: r.shown, shown: r.shown, source, score: 0, reasons: [], rejected: r.reason, local: false, direct: false, lettersOnly: false });
   }
   for (const cluster of found) {
-    const occurrence = judge(masked, cluster, source);
+    const occurrence = judge(masked, cluster, source, options.booking ?? false);
     if (occurrence) out.push(occurrence);
   }
   return out;
 }
 
-function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurrence | undefined {
+function judge(masked: string, cluster: Cluster, source: CodeSource, booking: boolean): CodeOccurrence | undefined {
   const { start, end, value, shown } = cluster;
   const charBefore = masked[start - 1] ?? '';
   const charAfter = masked[end] ?? '';
@@ -318,13 +324,13 @@ function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurr
   const nearLeftRaw = ctx.before.slice(-48);
   const lastDigit = nearLeftRaw.search(/\d[^\d]*$/);
   const nearLeft = lastDigit >= 0 ? nearLeftRaw.slice(lastDigit + 1) : nearLeftRaw;
-  const left = codeHits(nearLeft);
+  const left = codeHits(nearLeft, booking);
   const leftPos = lastHit(left.positive);
   const leftNeg = lastHit(left.negative);
   if (leftNeg && (!leftPos || leftNeg.end > leftPos.end)) return reject(`labelled "${leftNeg.word.trim()}"`);
   const firstDigitAfter = ctx.after.search(/\d/);
   const nearRight = ctx.after.slice(0, firstDigitAfter >= 0 ? Math.min(firstDigitAfter, 40) : 40);
-  const right = codeHits(nearRight);
+  const right = codeHits(nearRight, booking);
   const rightPos = right.positive[0];
   const rightNeg = right.negative[0];
   if (rightNeg && (!rightPos || rightNeg.index < rightPos.index) && rightNeg.index < 24) return reject(`followed by "${rightNeg.word.trim()}"`);
@@ -336,10 +342,11 @@ function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurr
   let previousWord = '';
   for (const [index, line] of previousLines.entries()) {
     const tail = line.slice(-60);
-    const hits = codeHits(tail);
+    const hits = codeHits(tail, booking);
     const pos = lastHit(hits.positive);
     const neg = lastHit(hits.negative);
-    if (neg && (!pos || neg.end > pos.end) && (alone || labelOnly) && index === 0 && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end))) {
+    const shortLabel = line.trim().length <= 40;
+    if (neg && (!pos || neg.end > pos.end) && (alone || labelOnly) && index === 0 && shortLabel && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end))) {
       return reject(`the line before ends with "${neg.word.trim()}"`);
     }
     const endsWithLabel = neg !== undefined && neg.end > (pos?.end ?? -1) && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end));
@@ -378,7 +385,7 @@ function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurr
     }
   } else {
     // Further back on the line, labels before other numbers belong to those numbers: only code words count.
-    const pos = lastHit(codeHits(ctx.before).positive);
+    const pos = lastHit(codeHits(ctx.before, booking).positive);
     if (pos) {
       points = DIRECT_BETWEEN.test(nearLeft) && nearLeft.trim() !== '' ? 5 : 3;
       reasons.push(`"${pos.word.trim()}" earlier in the sentence (+${points})`);
@@ -399,7 +406,7 @@ function judge(masked: string, cluster: Cluster, source: CodeSource): CodeOccurr
     points = previousPoints;
   }
   if (alone && points === 0 && ctx.next) {
-    const nextPos = codeHits(ctx.next.slice(0, 60)).positive[0];
+    const nextPos = codeHits(ctx.next.slice(0, 60), booking).positive[0];
     if (nextPos) {
       points = 3;
       reasons.push(`"${nextPos.word.trim()}" on the line after (+3)`);

@@ -6,7 +6,7 @@ import type { CodeOccurrence, CodeSource } from './code-scan.js';
 import { prepare } from './message.js';
 import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
 import { findWords } from './text-utils.js';
-import { CODE_WORDS, FAKE_CODE_WORDS } from './vocabulary.js';
+import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary.js';
 
 /** A code needs at least this score. */
 const CODE_THRESHOLD = 5;
@@ -68,12 +68,16 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, talksAbout
  */
 export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
   const message = prepare(msg);
+  const texts = [message.subject, message.text, message.html?.text ?? ''];
+  const booking = texts.some((t) => findWords(BOOKING_WORDS, t).length > 0);
   const occurrences = [
-    ...scanForCodes(message.subject, 'subject'),
-    ...scanForCodes(message.text, 'text'),
-    ...(message.html ? scanForCodes(message.html.text, 'html') : []),
+    ...scanForCodes(message.subject, 'subject', { booking }),
+    ...scanForCodes(message.text, 'text', { booking }),
+    ...(message.html ? scanForCodes(message.html.text, 'html', { booking }) : []),
   ];
-  const talksAboutCode = [message.subject, message.text, message.html?.text ?? ''].some(mentionsCode);
+  // An email about verifying or signing in whose subject says so: a prominent number is its code.
+  const intent = findWords(VERIFY_ACTION, message.subject).length > 0 || findWords(LOGIN_ACTION, message.subject).length > 0;
+  const talksAboutCode = texts.some(mentionsCode) || intent;
   const prominence = message.html ? prominentValues(message.html) : new Map<string, Prominence>();
 
   const tallies = new Map<string, Tally>();

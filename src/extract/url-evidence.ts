@@ -72,7 +72,7 @@ function tokenIn(url: URL): string | undefined {
   // shorter ids after an action word: /verify/8f3k2a9c, /activate/42/x7k2p9q1
   const actionAt = segments.findIndex((s) => ACTION_SEGMENT.test(s));
   if (actionAt >= 0) {
-    const rest = segments.slice(actionAt + 1).find((s) => s.length >= 6 && /\d/.test(s) && /[a-z]/i.test(s) && !/^[a-z]+(-[a-z]+)*$/i.test(s));
+    const rest = segments.slice(actionAt + 1).find((s) => s.length >= 6 && /\d/.test(s) && !/^[a-z]+(-[a-z]+)*$/i.test(s));
     if (rest) return 'a path segment after the action looks like a token';
   }
   for (const [name, value] of params) {

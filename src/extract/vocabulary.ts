@@ -180,7 +180,7 @@ export const FAKE_CODE_WORDS = wordRegExp([
   'voucher', 'gift code', 'gift card', 'referral code', 'invite code', 'postal code', 'zip code', 'zipcode', 'postcode',
   'post code', 'area code', 'country code', 'qr code', 'bar code', 'barcode', 'source code', 'error code',
   'reference code', 'ref code', 'booking code', 'reservation code', 'order code', 'customer code', 'client code',
-  'approval code', 'authorization code', 'authorisation code', 'tax code', 'sort code', 'postal', 'zip',
+  'approval code', 'authorization code', 'authorisation code', 'auth code', 'auth. code', 'tax code', 'postal', 'zip',
   'status code', 'tracking code', 'product code', 'item code', 'sort code', 'swift code', 'bic code', 'dress code',
   'gutscheincode', 'gutschein', 'rabattcode', 'aktionscode', 'postleitzahl', 'code promo', 'code de réduction',
   'code postal', 'code avantage', 'código promocional', 'código de descuento', 'código postal', 'código de rastreo',
@@ -188,6 +188,21 @@ export const FAKE_CODE_WORDS = wordRegExp([
   'kortingscode', 'actiecode', 'kod rabatowy', 'kod promocyjny', 'kod pocztowy', 'промокод', 'промо-код',
   'почтовый индекс', 'クーポン', 'クーポンコード', '郵便番号', '优惠码', '優惠碼', '邮政编码', '邮编', '优惠券', '쿠폰', '우편번호',
   '할인 코드', '할인코드',
+]);
+
+/** Code phrases that mean a booking reference in emails about bookings and trips. */
+export const BOOKING_CODE_WORDS = wordRegExp([
+  'confirmation code', 'confirmation number', 'booking code', 'reservation code', 'record locator', 'pnr',
+  'code de confirmation', 'código de confirmación', 'código de reserva', 'codice di prenotazione', 'buchungscode',
+  'bestätigungscode', 'boekingscode', 'kod rezerwacji', 'код бронирования', '予約番号', '确认码', '预订号', '예약 번호',
+]);
+
+/** Words of bookings and trips. */
+export const BOOKING_WORDS = wordRegExp([
+  'reservation', 'booking', 'itinerary', 'flight', 'hotel', 'check-in', 'check in', 'boarding', 'your trip',
+  'your stay', 'buchung', 'reise', 'flug', 'réservation', 'vol', 'séjour', 'reserva', 'vuelo', 'viaje', 'voo',
+  'prenotazione', 'volo', 'boeking', 'vlucht', 'rezerwacja', 'бронирование', 'рейс', '予約', 'フライト', '预订',
+  '航班', '예약', '항공편',
 ]);
 
 /** Labels that make the number next to them an identifier, an amount or a phone number. */

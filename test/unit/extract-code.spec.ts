@@ -35,6 +35,15 @@ test.describe('findCode finds codes', () => {
     expect(findCode({ text: 'G-482913 is your verification code.' })).toBe('482913');
   });
 
+  test('the origin-bound format "@domain #code"', () => {
+    expect(findCode({ text: '618203 is your Acme code.\n\n@acme.example #618203' })).toBe('618203');
+  });
+
+  test('a code labelled by a sentence earlier on the line', () => {
+    const text = 'The One Time Password (OTP) for your transaction of INR 4,999.00 on 05-03-2025 is 847261.';
+    expect(findCode({ text })).toBe('847261');
+  });
+
   test('alphanumeric codes, shown prominently or labelled', () => {
     expect(findCode({ html: '<p>Enter this code to continue:</p><h1>X9F2KD</h1>' })).toBe('X9F2KD');
     expect(findCode({ text: 'Your one-time passcode is k7q4zp9m.' })).toBe('k7q4zp9m');
@@ -84,6 +93,9 @@ test.describe('findCode never returns', () => {
     ['promo codes', 'Use code SPRING25 at checkout for 25% off.'],
     ['meeting passcodes', 'Meeting ID: 845 2231 9907\nPasscode: 482913'],
     ['long numbers', 'Your code reference 1Z999AA10123456784 and account 12345678901.'],
+    ['card receipts', 'Card: Visa ending in 4821\nAuth code: 012345\nApproval code: 778120'],
+    ['booking references', 'Your reservation at Casa Azul is confirmed.\nConfirmation code: HMQ4X7ZP2K'],
+    ['reference codes', 'Your support ticket was created.\nReference code: 99812-AB'],
   ];
   for (const [what, text] of never) {
     test(what, () => {
