@@ -2,7 +2,7 @@
 import { findWords } from './text-utils.js';
 import type { WordHit } from './text-utils.js';
 import {
-  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, CURRENCY, FAKE_CODE_WORDS, MEETING_WORDS, MONTHS, NON_CODE_LABELS, PROMO_WORDS, UNIT_AFTER,
+  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, MEETING_WORDS, MONTHS, NON_CODE_LABELS, PROMO_WORDS, UNIT_AFTER,
 } from './vocabulary.js';
 
 /** Where a code was seen. */
@@ -410,6 +410,13 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
     if (nextPos) {
       points = 3;
       reasons.push(`"${nextPos.word.trim()}" on the line after (+3)`);
+    }
+  }
+  if (points === 0) {
+    const verb = findWords(ENTER_WORDS, nearLeft).find((h) => /^[\s:："'“„«(]*$/.test(nearLeft.slice(h.end)));
+    if (verb) {
+      points = 3;
+      reasons.push(`asks to "${verb.word}" it (+3)`);
     }
   }
   const local = points > 0;

@@ -8,6 +8,9 @@ const GENERIC_TRACKER_LABEL = /^(click|clicks|link|links|track|tracking|trk|ct|e
 const REDIRECT_PATH =
   /(^|\/)(ls\/click|wf\/click|track\/click|ss\/c|c|l|r|t|u|cl0|l0|redirect|redir|click|clicks|track|out|go|link|lnk|3s|v1\/url|v2\/url|v3\/__)(\/|$)/i;
 
+/** Paths that only click trackers use. */
+const CLICK_PATH = /\/(ls|wf|track|tr)\/(click|cl)\b|\/ss\/c\/|\/CL0\/|\/L0\/|\/e\/c\/eyJ/;
+
 /** What a URL's wrapper, if any, reveals. */
 export interface Unwrapped {
   /** Whether the URL looks like a click-tracking or redirect wrapper. */
@@ -41,12 +44,26 @@ function asAbsolute(raw: string): string | undefined {
   return undefined;
 }
 
+/** A base64url JSON segment (`eyJ…`) that names the destination, as Customer.io and others encode it. */
+function fromJsonSegment(segment: string): string | undefined {
+  if (!/^eyJ[A-Za-z0-9_-]{10,}={0,2}$/.test(segment)) return undefined;
+  try {
+    const json = Buffer.from(segment.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    const m = /"(?:href|url|link|target|destination|redirect)"\s*:\s*"(https?:[^"]+)"/i.exec(json);
+    return m?.[1]?.replace(/\\\//g, '/');
+  } catch {
+    return undefined;
+  }
+}
+
 function findEncodedTarget(url: URL): string | undefined {
   for (const [, value] of url.searchParams) {
     const target = asAbsolute(value);
     if (target) return target;
   }
   for (const segment of url.pathname.split('/')) {
+    const fromJson = fromJsonSegment(segment);
+    if (fromJson) return fromJson;
     if (!segment || !/%2f|%3a|^aHR0c/i.test(segment)) continue;
     const target = asAbsolute(safeDecode(segment)) ?? asAbsolute(segment);
     if (target) return target;
@@ -72,6 +89,7 @@ export function unwrap(url: URL, depth = 0): Unwrapped {
   let reason: string | undefined;
   const known = KNOWN_TRACKERS.test(host) && !(/list-manage/.test(host) && !/\/track\//.test(url.pathname));
   if (known) reason = `${host} is a click-tracking service`;
+  else if (CLICK_PATH.test(url.pathname)) reason = `${host} uses a click-tracking path`;
   else if (GENERIC_TRACKER_LABEL.test(firstLabel) && (redirectPath || target)) reason = `${host} looks like a click-tracking host`;
   else if (target && (redirectPath || !hasWordyPath(url))) reason = 'the URL is a redirect to another address';
   if (!reason) return { tracked: false, known };

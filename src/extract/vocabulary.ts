@@ -190,6 +190,13 @@ export const FAKE_CODE_WORDS = wordRegExp([
   '할인 코드', '할인코드',
 ]);
 
+/** Verbs that ask the reader to type what follows ("enter 482913"). */
+export const ENTER_WORDS = wordRegExp([
+  'enter', 'type', 'use', 'input', 'key in', 'paste', 'eingeben', 'geben sie', 'gib', 'saisissez', 'entrez', 'saisir',
+  'introduce', 'introduzca', 'ingresa', 'ingrese', 'insira', 'digite', 'inserisci', 'digita', 'voer', 'vul', 'wpisz',
+  'wprowadź', 'введите', 'укажите', '入力', '输入', '輸入', '입력',
+]);
+
 /** Code phrases that mean a booking reference in emails about bookings and trips. */
 export const BOOKING_CODE_WORDS = wordRegExp([
   'confirmation code', 'confirmation number', 'booking code', 'reservation code', 'record locator', 'pnr',

@@ -102,6 +102,17 @@ test.describe('findVerificationLink', () => {
     expect(explained.candidates[0]?.reasons.join(' ')).toContain('magic');
   });
 
+  test('reads destinations that trackers encode in a path segment, base64 or JSON', () => {
+    const ses = 'https://abc.r.us-east-1.awstrack.me/L0/https:%2F%2Fapp.acme.example%2Fverify%3Ftoken=Ab12Cd34Ef56Gh78/1/0100018e-aaaa/xyz=';
+    expect(findLinks({ html: `<a href="${ses}">Confirm</a>` })[0]?.target).toBe('https://app.acme.example/verify?token=Ab12Cd34Ef56Gh78');
+    expect(findVerificationLink({ html: `<a href="${ses}">Confirm</a>` })).toBe(ses);
+    const b64 = `https://links.example.net/r?u=${Buffer.from('https://app.acme.example/reset?token=Zy98Xw76Vu54Ts32').toString('base64')}`;
+    expect(findLinks({ html: `<a href="${b64}">Open</a>` })[0]?.target).toBe('https://app.acme.example/reset?token=Zy98Xw76Vu54Ts32');
+    const json = Buffer.from(JSON.stringify({ href: 'https://app.acme.example/unsubscribe?u=1', link_id: 7 })).toString('base64url');
+    const cio = `https://e.customeriomail.com/e/c/${json}/abcdef`;
+    expect(findLinks({ html: `<a href="${cio}">Click here</a>` })[0]).toMatchObject({ kind: 'unsubscribe', target: 'https://app.acme.example/unsubscribe?u=1' });
+  });
+
   test('an opaque tracker link is chosen by its anchor text, and its "copy this URL" twin is the same link', () => {
     const a = 'https://u1.ct.sendgrid.net/ls/click?upn=u001.AbCdEf123-2BgHiJkL';
     const b = 'https://u1.ct.sendgrid.net/ls/click?upn=u001.ZyXwVu987-2BtSrQpO';
