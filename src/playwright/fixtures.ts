@@ -57,9 +57,13 @@ export type MailwrightFixtureDefinitions = Fixtures<
  *
  * const mailTest = base.extend(defineMailFixtures({ attach: 'always' }));
  * export const test = mergeTests(mailTest, myAppTest);
+ * // or simply: mergeTests(test from 'mailwright', myAppTest)
  * ```
  */
-export function defineMailFixtures(defaults: MailwrightOptions = {}): MailwrightFixtureDefinitions {
+export function defineMailFixtures(
+  defaults: MailwrightOptions = {},
+  // Spelled as `Fixtures<…>` (not through the alias) so `base.extend(defineMailFixtures())` infers its types.
+): Fixtures<MailwrightTestFixtures & MailwrightInternalTestFixtures, MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures> {
   return {
     mailwright: [{}, { option: true, scope: 'worker' }],
 

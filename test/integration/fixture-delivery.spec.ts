@@ -20,3 +20,11 @@ for (const delivery of ['auto', 'webhook', 'poll'] as const) {
     test.info().annotations.push({ type: 'inner run', description: `${run.tests.length} tests on ${workers.size} workers in ${run.durationMs} ms` });
   });
 }
+
+test('defineMailFixtures composes with mergeTests, and its defaults apply', async () => {
+  test.setTimeout(180_000);
+  await using service = await startService();
+  const run = await runInner({ service, files: ['compose.inner.ts'], workers: 1 });
+  expect(failures(run)).toBe('');
+  expect(run.tests.map((t) => t.status)).toEqual(['passed']);
+});
