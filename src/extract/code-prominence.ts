@@ -67,10 +67,13 @@ function measure(doc: HtmlDocument, el: Element, text: string): Prominence {
     score += 2;
     reasons.push('bold (+2)');
   }
-  if (spacing !== undefined && spacing >= 2) {
+  if (spacing !== undefined && spacing >= 4) {
     score += 3;
     codeStyle = true;
     reasons.push(`letter-spacing ${spacing}px (+3)`);
+  } else if (spacing !== undefined && spacing >= 2) {
+    score += 1;
+    reasons.push(`letter-spacing ${spacing}px (+1)`);
   }
   if (mono) {
     score += 2;
@@ -118,7 +121,8 @@ export function prominentValues(doc: HtmlDocument): Map<string, Prominence> {
     const children = el.children.filter((c): c is Element => 'tagName' in c).filter((c) => collapseSpace(doc.textOf(c)) !== '');
     if (children.length >= 4 && children.length <= 10) {
       const chars = children.map((c) => collapseSpace(doc.textOf(c)));
-      if (chars.every((c) => /^[A-Za-z0-9]$/.test(c)) && chars.some((c) => /\d/.test(c))) {
+      const links = children.some((c) => c.tagName.toLowerCase() === 'a' || doc.$(c).find('a').length > 0);
+      if (!links && chars.every((c) => /^[A-Za-z0-9]$/.test(c)) && chars.some((c) => /\d/.test(c))) {
         const own = collapseSpace(doc.textOf(el)).replace(/\s/g, '');
         if (own === chars.join('')) {
           const inner = measure(doc, children[0] as Element, chars[0] as string);

@@ -361,7 +361,8 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   const meetingLines = [ctx.line, ...ctx.previous];
   const meeting = meetingLines.map((l) => findWords(MEETING_WORDS, l)[0]).find(Boolean);
   if (meeting) return veto(`meeting details ("${meeting.word}")`);
-  const promoLines = alone || labelOnly ? [ctx.line, ctx.previous[0] ?? '', ctx.next] : [ctx.line];
+  const shortLine = ctx.line.trim().length <= 30;
+  const promoLines = alone || labelOnly ? [ctx.line, ctx.previous[0] ?? '', ctx.next] : shortLine ? [ctx.line, ctx.previous[0] ?? ''] : [ctx.line];
   for (const line of promoLines) {
     const promo = findWords(PROMO_WORDS, line)[0] ?? findWords(FAKE_CODE_WORDS, line)[0];
     if (promo && (cluster.kind !== 'digits' || /%/.test(line) || CURRENCY.test(line) || findWords(FAKE_CODE_WORDS, line).length > 0)) {

@@ -163,6 +163,10 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
     reasons.push(`styled as a button: ${raw.buttonReason ?? 'button'} (+2)`);
   }
 
+  if (!textAction && !generic) {
+    score -= 4;
+    reasons.push('the anchor text names something else (-4)');
+  }
   const action = textAction ?? contextAction ?? urlFound?.action;
   if (!action) {
     reasons.push('nothing says verify, confirm, reset or sign in');

@@ -60,8 +60,9 @@ export const LOGIN_ACTION = wordRegExp([
 
 /** Vague call-to-action words that only count together with other evidence. */
 export const WEAK_ACTION = wordRegExp([
-  'continue', 'get started', 'click here', 'here', 'open', 'go', 'this link', 'accept invitation', 'accept invite',
-  'accept the invitation', 'join the team', 'join team', 'weiter', 'hier', 'continuer', 'ici', 'continuar', 'aquí',
+  'continue', 'get started', 'click here', 'here', 'open', 'go', 'go to', 'this link', 'accept invitation',
+  'accept invite', 'accept the invitation', 'accept', 'join', 'join the team', 'join team', 'yes', "that's me",
+  'this is me', "let's go", 'start', 'finish', 'complete', 'next', 'link', 'button', 'weiter', 'hier', 'continuer', 'ici', 'continuar', 'aquí',
   'aqui', 'continua', 'qui', 'doorgaan', 'hier klikken', 'dalej', 'tutaj', 'продолжить', 'здесь', 'こちら', '点击',
   '继续', '계속',
 ]);

@@ -103,6 +103,14 @@ test.describe('findCode never returns', () => {
     });
   }
 
+  test('gift card PINs, rating scales and dashboard statistics', () => {
+    expect(findCode({ text: 'You received a $50 gift card!\nGift card code: 7KQ2-M4PX-9ZRT\nPIN: 4821' })).toBeUndefined();
+    const scale = [1, 2, 3, 4, 5].map((n) => `<td><a href="https://survey.example/s/Ab12Cd34?r=${n}">${n}</a></td>`).join('');
+    expect(findCode({ html: `<p>How did we do?</p><table><tr>${scale}</tr></table>` })).toBeUndefined();
+    const stats = '<table><tr><td style="font-size:36px;font-weight:bold;letter-spacing:2px">1290</td></tr><tr><td>signups</td></tr></table>';
+    expect(findCode({ html: stats })).toBeUndefined();
+  });
+
   test('a number without any code word or code styling', () => {
     expect(findCode({ text: 'Thanks for joining 48210 other readers.' })).toBeUndefined();
     expect(findCode({ html: '<td style="font-size:40px;font-weight:bold">1500</td><td>miles driven</td>' })).toBeUndefined();

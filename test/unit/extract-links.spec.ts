@@ -127,6 +127,13 @@ test.describe('findVerificationLink', () => {
     expect(explainVerificationLink({ html }).verdict).toContain('ambiguous');
   });
 
+  test('a link whose anchor names something else is not chosen for its URL alone', () => {
+    const html = `<p>Your appointment is confirmed.</p>${button('https://clinic.example/appointments/confirm?id=88120&amp;sig=Ab12Cd34Ef56Gh78', 'Add to calendar')}`;
+    expect(findVerificationLink({ html })).toBeUndefined();
+    const yes = `<p>Is this your new address?</p>${button('https://acme.example/email/confirm?token=Ab12Cd34Ef56Gh78', "Yes, that's me")}`;
+    expect(findVerificationLink({ html: yes })).toBe('https://acme.example/email/confirm?token=Ab12Cd34Ef56Gh78');
+  });
+
   test('a plain sign-in page without a token is not a magic link', () => {
     expect(findVerificationLink({ html: '<p>Someone replied. <a href="https://forum.example/login">Log in</a> to answer.</p>' })).toBeUndefined();
     expect(findVerificationLink({ html: button('https://acme.example/forgot-password', 'Reset password') })).toBeUndefined();
