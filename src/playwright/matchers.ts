@@ -48,7 +48,7 @@ export const mailwrightMatchers = {
    * Passes when a message matching `match` arrives (or already arrived in the test)
    * within the timeout. With `.not`, passes when none does within the timeout.
    */
-  async toReceive(this: ExpectMatcherState, received: unknown, match?: MatchInput, options: ToReceiveOptions = {}): Promise<MatcherReturnType> {
+  async toReceive(this: ExpectMatcherState, received: Inbox, match?: MatchInput, options: ToReceiveOptions = {}): Promise<MatcherReturnType> {
     const inbox = assertInbox(received, 'toReceive');
     const valid = validateMatch(match, 'toReceive');
     const internals = inbox[INBOX_INTERNALS];
@@ -77,7 +77,7 @@ export const mailwrightMatchers = {
    * driven, up to the timeout) while there are fewer; more fails at once. With `.not`, the
    * count is checked once.
    */
-  async toHaveMessageCount(this: ExpectMatcherState, received: unknown, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
+  async toHaveMessageCount(this: ExpectMatcherState, received: Inbox, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
     const inbox = assertInbox(received, 'toHaveMessageCount');
     if (!Number.isInteger(expected) || expected < 0) throw new TypeError(`toHaveMessageCount(n) needs a whole number ≥ 0, got ${String(expected)}`);
     const internals = inbox[INBOX_INTERNALS];

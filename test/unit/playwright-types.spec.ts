@@ -1,0 +1,31 @@
+// Compile-time checks of the public types (run by `tsc`), plus a trivial runtime test:
+// the inbox matchers exist only on inboxes, and are promises (so a missing await is caught).
+import { test as base, expect as baseExpect, mergeTests } from '@playwright/test';
+import { defineMailFixtures, expect, type Inbox, type MailMessage } from '../../src/index.js';
+
+// Type-only: never called.
+async function typeChecks(inbox: Inbox, page: { url(): string }) {
+  const received: Promise<void> = expect(inbox).toReceive({ subject: 'x' }, { timeout: 1 });
+  const count: Promise<void> = expect(inbox).not.toHaveMessageCount(2);
+  await Promise.all([received, count]);
+  // @ts-expect-error -- not an inbox
+  await expect(page).toReceive({ subject: 'x' });
+  const message: MailMessage = await inbox.waitForMessage({ to: inbox.address, subject: /x/, from: (f) => f.length > 0 });
+  const link: string = await inbox.waitForVerificationLink(undefined, { since: new Date() });
+  const code: string = await inbox.waitForCode((m) => m.subject.includes('code'), { timeout: 5 });
+  return [message, link, code];
+}
+
+const composed = mergeTests(base.extend(defineMailFixtures({ delivery: 'poll' })), base.extend<{ extra: number }>({ extra: 1 }));
+// Type-only: a test declared against the composed fixtures inside a function never called.
+function composedBody() {
+  composed('composed fixtures are typed', async ({ inbox, mail, extra }) => {
+    baseExpect(typeof inbox.address + typeof mail.delivery + typeof extra).toBe('stringstringnumber');
+  });
+}
+
+base('the matchers are registered on the exported expect', () => {
+  baseExpect(typeof typeChecks + typeof composedBody).toBe('functionfunction');
+  baseExpect(typeof (expect(1) as unknown as Record<string, unknown>).toReceive).toBe('function');
+  baseExpect(typeof (expect(1) as unknown as Record<string, unknown>).toHaveMessageCount).toBe('function');
+});
