@@ -178,8 +178,10 @@ function clusters(masked: string): { found: Cluster[]; rejected: Rejection[] } {
         found.push(make([first], 'digits', first.text));
         return;
       }
+      const lengths = run.map((t) => t.text.length).join('-');
+      const dateShape = run.length === 3 && /^(4-[12]-[12]|[12]-[12]-(2|4))$/.test(lengths);
       if (gaps.includes('colon')) reject(run, 'a time');
-      else if (gaps.includes('slash') || (gaps.includes('dot') && run.length === 3) || (run.length === 3 && gaps.every((g) => g === 'tight-hyphen'))) reject(run, 'a date');
+      else if (gaps.includes('slash') || (dateShape && gaps.every((g) => g === 'dot' || g === 'tight-hyphen'))) reject(run, 'a date');
       else if (gaps.includes('comma') || gaps.includes('dot')) reject(run, 'an amount or a decimal number');
       else reject(run, 'part of a longer number (phone, account or id)');
       return;
@@ -203,7 +205,7 @@ function clusters(masked: string): { found: Cluster[]; rejected: Rejection[] } {
   }
 }
 
-/** The last hit of `words` in `text`, ignoring hits inside `exclude` hits. */
+/** The hit that ends last. */
 function lastHit(hits: WordHit[]): WordHit | undefined {
   return hits.reduce<WordHit | undefined>((best, h) => (!best || h.end > best.end ? h : best), undefined);
 }

@@ -16,7 +16,7 @@ export function toExtractedLink(link: ScoredLink, position = -1): ExtractedLink 
     url: link.raw.url,
     text: bestText(link),
     source: link.raw.source,
-    kind: isCandidate(link) ? 'verification' : link.kind.kind === 'verification' ? 'other' : link.kind.kind,
+    kind: isCandidate(link) ? 'verification' : link.kind.kind,
     button: link.raw.button,
     image: link.raw.image,
     position,

@@ -18,7 +18,7 @@ export const BLOCK_TAGS = new Set([
 export const CELL_TAGS = new Set(['td', 'th']);
 
 /** Elements whose content is never shown. */
-const NEVER_SHOWN = 'head, style, script, noscript, template, title, meta, link, object, embed, iframe, input, select, textarea, button[hidden]';
+const NEVER_SHOWN = 'head, style, script, noscript, template, title, meta, link, object, embed, iframe, input, select, textarea';
 
 const PREHEADER = /(^|[\s_-])(pre-?header|preview-?text|preheader-?text|hidden-?preheader|email-?preview)([\s_-]|$)/i;
 

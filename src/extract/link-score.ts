@@ -21,7 +21,7 @@ type Action = 'verify' | 'reset' | 'login';
 
 const URL_VERIFY = /(verif|confirm|activat|validat|approv|optin|opt-in|bestaetig|bestatig|aktivier|freischalt|confirmar|conferma|attiva|ativar|activar|bevestig|potwierdz|aktywuj|aktywac|podtver|onayla|dogrula|vahvist|bekraft|emailchange|changeemail|change-email|email-change|updateemail)/;
 const URL_RESET = /(reset|password|passwd|recover|forgot|setpassword|newpassword|passwort|kennwort|wachtwoord|haslo|contrasena|senha|motdepasse)/;
-const URL_LOGIN = /^(login|log|signin|sign|logon|auth|authenticate|authentication|authorize|magic|magiclink|sso|callback|passwordless|session|sessions|otp|onetime|one|token|tokens|invite|invitation|invitations|accept|join|verify|access)$/;
+const URL_LOGIN = /^(login|signin|sign|logon|auth|authenticate|authentication|authorize|magic|magiclink|sso|callback|passwordless|session|sessions|otp|onetime|token|tokens|invite|invitation|invitations|accept|join)$/;
 const URL_NEGATIVE = /^(revert|undo|cancel|decline|deny|reject|report|block|lock|disavow|notme|remove|delete|unsubscribe|optout|abuse|wasntme|not)$/;
 
 /** A link with its score and the reasons behind it. */
