@@ -41,13 +41,20 @@ export function isUrlText(s: string): boolean {
   return /^(https?:\/\/|www\.)\S+$/i.test(s.trim());
 }
 
-/** Cleans an href or a URL from text: entities decoded, white space removed, trailing punctuation trimmed. */
+/** Cleans an href: entities decoded, white space and enclosing angle brackets removed. An href is exact: nothing else is trimmed. */
+export function cleanHref(raw: string): string {
+  return decodeEntities(raw.trim()).replace(/\s+/g, '').replace(/^<|>$/g, '');
+}
+
+/**
+ * Cleans a URL written in text: as {@link cleanHref}, then sentence punctuation after it is
+ * trimmed. `_` and `-` are kept: base64url tokens end with them.
+ */
 export function cleanUrl(raw: string): string {
-  let url = decodeEntities(raw.trim()).replace(/\s+/g, '');
-  url = url.replace(/^<|>$/g, '');
+  let url = cleanHref(raw);
   for (;;) {
     const last = url.slice(-1);
-    if (/[.,;:!?'"»*_]/.test(last)) url = url.slice(0, -1);
+    if (/[.,;:!?'"»*]/.test(last)) url = url.slice(0, -1);
     else if (last === ')' && (url.match(/\(/g) ?? []).length < (url.match(/\)/g) ?? []).length) url = url.slice(0, -1);
     else if (last === ']' && !url.includes('[')) url = url.slice(0, -1);
     else break;
@@ -113,7 +120,7 @@ function htmlLinks(doc: HtmlDocument): RawLink[] {
   const { $ } = doc;
   $('a[href], area[href]').each((_, node) => {
     const a = node as Element;
-    const url = cleanUrl(a.attribs.href ?? '');
+    const url = cleanHref(a.attribs.href ?? '');
     if (!url || url.startsWith('#') || /^javascript:/i.test(url)) return;
     const anchorText = collapseSpace(doc.textOf(a));
     const images = $(a).find('img').toArray() as Element[];

@@ -180,3 +180,16 @@ test.describe('findVerificationLink', () => {
     expect(findLinks({ subject: 'hi', text: null, html: null })).toEqual([]);
   });
 });
+
+test('tokens ending in _ or - keep their last character, in HTML and in text', () => {
+  for (const token of ['AZiyoMtZVcjkUsQt3r6I1ZaEV9T4Vwl_', 'Qx8kTzP0aLmN3vB7cD2eF9gH1jK4lM6-']) {
+    const url = `https://app.example.com/verify?token=${token}`;
+    const html = `<p>Confirm your address:</p><a href="${url}" style="background:#2563eb;padding:12px 20px;color:#fff">Verify email</a>`;
+    expect(findVerificationLink({ subject: 'Verify your email', html })).toBe(url);
+    expect(findVerificationLink({ subject: 'Verify your email', text: `Verify your email address: ${url}\n\nThanks` })).toBe(url);
+  }
+  // Sentence punctuation after a URL in text is still trimmed.
+  expect(findVerificationLink({ subject: 'Verify your email', text: 'Verify your email: https://app.example.com/verify?token=abc123def456ghi789.' })).toBe(
+    'https://app.example.com/verify?token=abc123def456ghi789',
+  );
+});
