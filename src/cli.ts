@@ -111,11 +111,6 @@ async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
   if (values.help) return void process.stdout.write(USAGE);
   const server = await startServer(serveOptions(values, process.env));
-  let banner = `mailwright ${VERSION} listening: HTTP ${server.httpUrl} SMTP ${server.smtpUrl}\n`;
-  if (server.apiKey && !values['api-key'] && !process.env.MAILWRIGHT_API_KEY) {
-    banner += `Created the admin account; its API key is shown only now:\n${server.apiKey}\n`;
-  }
-  process.stdout.write(banner);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -133,6 +128,12 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Printed last: whoever waits for this line may signal at once.
+  let banner = `mailwright ${VERSION} listening: HTTP ${server.httpUrl} SMTP ${server.smtpUrl}\n`;
+  if (server.apiKey && !values['api-key'] && !process.env.MAILWRIGHT_API_KEY) {
+    banner += `Created the admin account; its API key is shown only now:\n${server.apiKey}\n`;
+  }
+  process.stdout.write(banner);
 }
 
 async function withStore<T>(values: { data?: string; 'database-url'?: string }, run: (store: Store, roles: string[]) => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 // Runs `mailwright serve` as a child process (the way users run it) and reads its ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './service.js';
+import { ROOT, cleanEnv } from './service.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -12,7 +12,7 @@ export interface ServeProcess {
 }
 
 export async function spawnServe(args: string[], timeoutMs = 20_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'serve', '--http-port', '0', '--smtp-port', '0', '--log-level', 'warn', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'serve', '--http-port', '0', '--smtp-port', '0', '--log-level', 'warn', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

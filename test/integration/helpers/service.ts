@@ -64,9 +64,14 @@ export async function startTestService(options: ServerOptions = {}, internals: S
 
 const run = promisify(execFile);
 
+/** This process's environment without MAILWRIGHT_* (the Playwright config exports some for the fixture). */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MAILWRIGHT_')));
+}
+
 /** Runs `mailwright <args>` from the built CLI; resolves stdout, rejects with stderr. */
 export async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT });
+  const { stdout } = await run(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, env: cleanEnv() });
   return stdout;
 }
 
