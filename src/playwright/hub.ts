@@ -244,7 +244,8 @@ export class MailHub implements AsyncDisposable {
     try {
       this.#receiver = await WebhookReceiver.start({ host: this.options.receiverHost, onMessage: (message) => this.#ingest(message, 'webhook') });
       const url = this.#registeredURL(this.#receiver);
-      const webhook = await this.client.createWebhook({ url });
+      // Only this worker's mailboxes (bound with webhookId) come here, never other workers' unbound mail.
+      const webhook = await this.client.createWebhook({ url, catchAll: false });
       this.#webhookId = webhook.id;
       this.#receiver.setSecret(webhook.secret);
       const test = await this.client.testWebhook(webhook.id);

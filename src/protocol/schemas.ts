@@ -164,15 +164,27 @@ export const ConfigResponse = Type.Object({
 });
 export type ConfigResponse = Static<typeof ConfigResponse>;
 
-export const CreateWebhookBody = Type.Object({ url: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1 }),
+    catchAll: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Also receive mail of mailboxes bound to no webhook, while no live mailbox is bound to this one. false = only mailboxes created with this webhookId.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
-export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), createdAt: Timestamp }, { title: 'Webhook' });
+export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), catchAll: Type.Boolean(), createdAt: Timestamp }, { title: 'Webhook' });
 export type Webhook = Static<typeof Webhook>;
 
 export const CreatedWebhook = Type.Object({
   id: Type.String(),
   url: Type.String(),
+  catchAll: Type.Boolean(),
   createdAt: Timestamp,
   secret: Type.String({ description: 'whsec_… signing secret; shown only here.' }),
 });

@@ -175,6 +175,23 @@ test.describe('webhooks', () => {
     }
   });
 
+  test('a webhook created with catchAll: false never gets the mail of unbound mailboxes', async () => {
+    svc = await startTestService();
+    receiver = await startReceiver();
+    const res = await svc.api('POST', '/api/config/webhooks', { body: { url: receiver.url, catchAll: false } });
+    expect(res.status).toBe(201);
+    expect(res.body.catchAll).toBe(false);
+    const own = await createMailbox(svc, res.body.id);
+    const plainBox = await createMailbox(svc);
+    await svc.send({ from: 'app@example.com', to: plainBox.email, subject: 'not for a private webhook', text: 'a' });
+    await svc.send({ from: 'app@example.com', to: own.email, subject: 'mine', text: 'b' });
+    const [call] = await receiver.received(1);
+    expect((JSON.parse(call!.body) as MessageReceivedEvent).data.subject).toBe('mine');
+    expect((await deliveries(svc, res.body.id)).map((d) => d.mailboxId)).toEqual([own.id]);
+    const listed = await svc.api('GET', '/api/config/webhooks');
+    expect(listed.body.webhooks).toEqual([expect.objectContaining({ id: res.body.id, catchAll: false })]);
+  });
+
   test('POST /api/config/webhooks/{id}/test sends one signed webhook.test and logs it', async () => {
     svc = await startTestService();
     receiver = await startReceiver({ script: [200, 503] });

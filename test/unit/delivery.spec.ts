@@ -121,7 +121,7 @@ const MESSAGE: NewMessage = {
 async function seed(ctx: ServiceContext, url: string) {
   const now = ctx.clock.now();
   const account = await ctx.store.createAccount({ email: `a${Math.random()}@example.com`, role: 'civilian', isAdmin: false, passwordHash: null, now });
-  const webhook = await ctx.store.createWebhook({ accountId: account.id, url, secret: generateWebhookSecret(), now });
+  const webhook = await ctx.store.createWebhook({ accountId: account.id, url, secret: generateWebhookSecret(), catchAll: true, now });
   const mailbox = await ctx.store.createMailbox(
     { accountId: account.id, address: `user${Math.floor(Math.random() * 1e9)}@mailwright.test`, webhookId: webhook.id, createdAt: now, expiresAt: now + 3_600_000 },
     now,

@@ -52,7 +52,7 @@ function context(store: Store, clock: Clock, sweepIntervalMs = 30_000): ServiceC
 async function seed(ctx: ServiceContext) {
   const now = ctx.clock.now();
   const account = await ctx.store.createAccount({ email: 'sweep@example.com', role: 'civilian', isAdmin: false, passwordHash: null, now });
-  const webhook = await ctx.store.createWebhook({ accountId: account.id, url: 'http://127.0.0.1:9/hook', secret: generateWebhookSecret(), now });
+  const webhook = await ctx.store.createWebhook({ accountId: account.id, url: 'http://127.0.0.1:9/hook', secret: generateWebhookSecret(), catchAll: true, now });
   const box = (name: string, lifetime: number) =>
     ctx.store.createMailbox({ accountId: account.id, address: `${name}@mailwright.test`, webhookId: null, createdAt: now, expiresAt: now + lifetime }, now);
   const shortLived = await box('short', 60_000);

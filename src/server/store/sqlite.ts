@@ -89,7 +89,7 @@ export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
 }
 
 export function webhookFromRow(r: Row): WebhookRecord {
-  return { id: str(r.id), accountId: str(r.account_id), url: str(r.url), secret: str(r.secret), createdAt: num(r.created_at) };
+  return { id: str(r.id), accountId: str(r.account_id), url: str(r.url), catchAll: Boolean(r.catch_all), secret: str(r.secret), createdAt: num(r.created_at) };
 }
 
 export function deliveryFromRow(r: Row): DeliveryRecord {
@@ -343,13 +343,13 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
-  /** A bound mailbox goes to its webhook only; others go to the account's webhooks that no live mailbox is bound to. */
+  /** A bound mailbox goes to its webhook only; others go to the account's catch-all webhooks that no live mailbox is bound to. */
   #deliveryTargets(mailbox: MailboxRecord, now: Millis): string[] {
     if (mailbox.webhookId) {
       return this.#get('SELECT id FROM webhooks WHERE id = ? AND account_id = ?', mailbox.webhookId, mailbox.accountId) ? [mailbox.webhookId] : [];
     }
     return this.db
-      .prepare(`SELECT w.id FROM webhooks w WHERE w.account_id = ?
+      .prepare(`SELECT w.id FROM webhooks w WHERE w.account_id = ? AND w.catch_all = 1
         AND NOT EXISTS (SELECT 1 FROM mailboxes m WHERE m.webhook_id = w.id AND m.expires_at > ?) ORDER BY w.created_at`)
       .pluck()
       .all(mailbox.accountId, now) as string[];
@@ -400,9 +400,12 @@ export class SqliteStore implements Store {
 
   // ---- webhooks and deliveries
 
-  async createWebhook(input: { accountId: string; url: string; secret: string; now: Millis }): Promise<WebhookRecord> {
-    const webhook: WebhookRecord = { id: newId('wh'), accountId: input.accountId, url: input.url, secret: input.secret, createdAt: input.now };
-    this.#run('INSERT INTO webhooks (id, account_id, url, secret, created_at) VALUES (?, ?, ?, ?, ?)', webhook.id, webhook.accountId, webhook.url, webhook.secret, webhook.createdAt);
+  async createWebhook(input: { accountId: string; url: string; secret: string; catchAll: boolean; now: Millis }): Promise<WebhookRecord> {
+    const webhook: WebhookRecord = { id: newId('wh'), accountId: input.accountId, url: input.url, catchAll: input.catchAll, secret: input.secret, createdAt: input.now };
+    this.#run(
+      'INSERT INTO webhooks (id, account_id, url, catch_all, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      webhook.id, webhook.accountId, webhook.url, webhook.catchAll ? 1 : 0, webhook.secret, webhook.createdAt,
+    );
     return webhook;
   }
 

@@ -73,6 +73,8 @@ export interface WebhookRecord {
   id: string;
   accountId: string;
   url: string;
+  /** Receives mail of unbound mailboxes while no live mailbox is bound to it. */
+  catchAll: boolean;
   secret: string;
   createdAt: Millis;
 }
@@ -178,7 +180,7 @@ export interface Store {
   getRawMessage(accountId: string, mailboxId: string, messageId: string): Promise<Buffer | null>;
 
   // ---- webhooks and deliveries
-  createWebhook(input: { accountId: string; url: string; secret: string; now: Millis }): Promise<WebhookRecord>;
+  createWebhook(input: { accountId: string; url: string; secret: string; catchAll: boolean; now: Millis }): Promise<WebhookRecord>;
   listWebhooks(accountId: string): Promise<WebhookRecord[]>;
   getWebhook(accountId: string, id: string): Promise<WebhookRecord | null>;
   /** Any account's webhook (for delivery). */

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions, type SentMessageInfo } from 'nodemailer';
 import { startServer, type ServerOptions, type StartedServer } from '../../../src/server/index.js';
 import type { Clock } from '../../../src/server/context.js';
 import type { StartServerInternals } from '../../../src/server/start.js';
@@ -28,7 +28,7 @@ export interface TestService extends StartedServer {
   data: string;
   /** Calls the API; returns status, headers and parsed JSON (or text). */
   api(method: string, path: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<ApiResult>;
-  send(mail: nodemailer.SendMailOptions): Promise<nodemailer.SentMessageInfo>;
+  send(mail: SendMailOptions): Promise<SentMessageInfo>;
 }
 
 export interface ApiResult {
@@ -58,7 +58,7 @@ export async function startTestService(options: ServerOptions = {}, internals: S
       if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
       return { status: res.status, headers: res.headers, body };
     },
-    send: (mail: nodemailer.SendMailOptions) => transport.sendMail(mail),
+    send: (mail: SendMailOptions) => transport.sendMail(mail),
   });
 }
 

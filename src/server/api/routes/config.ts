@@ -70,8 +70,8 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       if (error instanceof WebhookUrlError) throw new ApiError('invalid_request', error.message, 'url');
       throw error;
     }
-    const webhook = await store.createWebhook({ accountId: account.id, url: request.body.url, secret: generateWebhookSecret(), now: clock.now() });
-    return reply.code(201).send({ id: webhook.id, url: webhook.url, createdAt: iso(webhook.createdAt), secret: webhook.secret });
+    const webhook = await store.createWebhook({ accountId: account.id, url: request.body.url, catchAll: request.body.catchAll ?? true, secret: generateWebhookSecret(), now: clock.now() });
+    return reply.code(201).send({ id: webhook.id, url: webhook.url, catchAll: webhook.catchAll, createdAt: iso(webhook.createdAt), secret: webhook.secret });
   });
 
   app.get('/api/config/webhooks', {
@@ -80,7 +80,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
   }, async (request) => {
     const { account } = authOf(request);
     const webhooks = await store.listWebhooks(account.id);
-    return { webhooks: webhooks.map((w) => ({ id: w.id, url: w.url, createdAt: iso(w.createdAt) })) };
+    return { webhooks: webhooks.map((w) => ({ id: w.id, url: w.url, catchAll: w.catchAll, createdAt: iso(w.createdAt) })) };
   });
 
   app.delete('/api/config/webhooks/:id', {

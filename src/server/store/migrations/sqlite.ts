@@ -109,4 +109,8 @@ CREATE TABLE delivery_attempts (
 );
 `,
   },
+  {
+    version: 2,
+    sql: 'ALTER TABLE webhooks ADD COLUMN catch_all INTEGER NOT NULL DEFAULT 1;',
+  },
 ];
