@@ -50,11 +50,14 @@ test('webhook: deliveries failing at first are retried by the service and still 
       expect(stats(t).pollRequests).toBe(0);
     }
     expect(annotation(run.get('a timed-out wait names the delivery in use'), 'timeout message')).toContain('(delivery: webhook).');
-    // Every message delivery was refused twice, then accepted by the receiver.
+    // Every message delivery was refused twice, then accepted by the receiver — unless the
+    // wait had already resolved from the hub's one-off listing and the worker's teardown
+    // deleted the webhook before the third attempt.
     const byDelivery = new Map<string, number[]>();
     for (const entry of proxy.log.filter((e) => e.type === 'message.received')) byDelivery.set(entry.deliveryId, [...(byDelivery.get(entry.deliveryId) ?? []), entry.status]);
     expect(byDelivery.size).toBeGreaterThanOrEqual(3);
-    for (const statuses of byDelivery.values()) expect(statuses).toEqual([503, 503, 204]);
+    for (const statuses of byDelivery.values()) expect([[503, 503], [503, 503, 204]]).toContainEqual(statuses);
+    expect([...byDelivery.values()].filter((s) => s.length === 3).length).toBeGreaterThan(0);
   } finally {
     await proxy.close();
   }
