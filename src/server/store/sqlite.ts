@@ -130,40 +130,63 @@ function isUniqueViolation(error: unknown): boolean {
 export function openSqliteStore(file: string): SqliteStore {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return new SqliteStore(db);
+  // exec, not db.pragma(): pragma() makes a throw-away Statement (see RETAINED below).
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  const store = new SqliteStore(db);
+  store.migrate();
+  return store;
 }
 
-function migrate(db: Database.Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-  for (const migration of SQLITE_MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, Date.now());
-    }).immediate();
-  }
-}
+/**
+ * better-sqlite3 12 wraps databases and statements in node::ObjectWrap; from Node 24.19 on,
+ * such a wrapper that is garbage-collected outside a JS context aborts the process
+ * ("Assertion failed: (env) != nullptr"). Version 13 fixes it but needs Node >= 22. Until
+ * then no wrapper may ever be collected: each store prepares a statement once per SQL text
+ * and caches it, and a closed store's database and statements are kept here for the life
+ * of the process (a few hundred bytes each once closed).
+ */
+const RETAINED: unknown[] = [];
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   #closed = false;
+  readonly #statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {}
 
+  /** The prepared statement for `sql`, made once (see RETAINED). */
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
   #get(sql: string, ...params: unknown[]): Row | undefined {
-    return this.db.prepare(sql).get(...params) as Row | undefined;
+    return this.#prepare(sql).get(...params) as Row | undefined;
   }
   #all(sql: string, ...params: unknown[]): Row[] {
-    return this.db.prepare(sql).all(...params) as Row[];
+    return this.#prepare(sql).all(...params) as Row[];
   }
   #run(sql: string, ...params: unknown[]) {
-    return this.db.prepare(sql).run(...params);
+    return this.#prepare(sql).run(...params);
+  }
+  #column<T>(sql: string, ...params: unknown[]): T[] {
+    return this.#all(sql, ...params).map((row) => Object.values(row)[0] as T);
+  }
+
+  /** Applies the numbered migrations not applied yet, each in its own transaction. */
+  migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const applied = new Set(this.#column<number>('SELECT version FROM schema_migrations'));
+    for (const migration of SQLITE_MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(migration.sql);
+        this.#run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', migration.version, Date.now());
+      }).immediate();
+    }
   }
 
   // ---- accounts and keys
@@ -297,10 +320,10 @@ export class SqliteStore implements Store {
   // ---- messages
 
   async insertMessage(mailboxIds: string[], message: NewMessage, now: Millis, buildPayload: PayloadBuilder): Promise<InsertedCopy[]> {
-    const insertMessage = this.db.prepare(`INSERT INTO messages
+    const insertMessage = this.#prepare(`INSERT INTO messages
       (id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, headers_json, text_body, html_body, attachments_json, raw)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertDelivery = this.db.prepare(`INSERT INTO deliveries
+    const insertDelivery = this.#prepare(`INSERT INTO deliveries
       (id, webhook_id, account_id, event, message_id, mailbox_id, payload, status, attempts, next_attempt_at, created_at)
       VALUES (?, ?, ?, 'message.received', ?, ?, ?, 'pending', 0, ?, ?)`);
     const fromJson = message.from ? JSON.stringify(message.from) : null;
@@ -348,11 +371,11 @@ export class SqliteStore implements Store {
     if (mailbox.webhookId) {
       return this.#get('SELECT id FROM webhooks WHERE id = ? AND account_id = ?', mailbox.webhookId, mailbox.accountId) ? [mailbox.webhookId] : [];
     }
-    return this.db
-      .prepare(`SELECT w.id FROM webhooks w WHERE w.account_id = ? AND w.catch_all = 1
-        AND NOT EXISTS (SELECT 1 FROM mailboxes m WHERE m.webhook_id = w.id AND m.expires_at > ?) ORDER BY w.created_at`)
-      .pluck()
-      .all(mailbox.accountId, now) as string[];
+    return this.#column<string>(
+      `SELECT w.id FROM webhooks w WHERE w.account_id = ? AND w.catch_all = 1
+        AND NOT EXISTS (SELECT 1 FROM mailboxes m WHERE m.webhook_id = w.id AND m.expires_at > ?) ORDER BY w.created_at`,
+      mailbox.accountId, now,
+    );
   }
 
   async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {
@@ -445,7 +468,7 @@ export class SqliteStore implements Store {
         "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
         now, limit,
       );
-      const lease = this.db.prepare('UPDATE deliveries SET next_attempt_at = ? WHERE id = ?');
+      const lease = this.#prepare('UPDATE deliveries SET next_attempt_at = ? WHERE id = ?');
       for (const row of rows) lease.run(now + leaseMs, row.id);
       return rows.map(deliveryFromRow);
     }).immediate();
@@ -471,7 +494,7 @@ export class SqliteStore implements Store {
 
   async listDeliveries(webhookId: string, limit: number) {
     const deliveries = this.#all('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?', webhookId, limit).map(deliveryFromRow);
-    const attempts = this.db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');
+    const attempts = this.#prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');
     return deliveries.map((d) => ({ ...d, attemptLog: (attempts.all(d.id) as Row[]).map(attemptFromRow) }));
   }
 
@@ -480,9 +503,9 @@ export class SqliteStore implements Store {
   #deleteMailboxes(ids: string[]): { messages: number; deliveries: number } {
     let messages = 0;
     let deliveries = 0;
-    const delDeliveries = this.db.prepare('DELETE FROM deliveries WHERE mailbox_id = ?');
-    const delMessages = this.db.prepare('DELETE FROM messages WHERE mailbox_id = ?');
-    const delMailbox = this.db.prepare('DELETE FROM mailboxes WHERE id = ?');
+    const delDeliveries = this.#prepare('DELETE FROM deliveries WHERE mailbox_id = ?');
+    const delMessages = this.#prepare('DELETE FROM messages WHERE mailbox_id = ?');
+    const delMailbox = this.#prepare('DELETE FROM mailboxes WHERE id = ?');
     for (const id of ids) {
       deliveries += delDeliveries.run(id).changes;
       messages += delMessages.run(id).changes;
@@ -493,7 +516,7 @@ export class SqliteStore implements Store {
 
   async sweepExpired(now: Millis) {
     return this.db.transaction(() => {
-      const ids = this.db.prepare('SELECT id FROM mailboxes WHERE expires_at <= ?').pluck().all(now) as string[];
+      const ids = this.#column<string>('SELECT id FROM mailboxes WHERE expires_at <= ?', now);
       const removed = this.#deleteMailboxes(ids);
       return { mailboxes: ids.length, ...removed };
     }).immediate();
@@ -503,5 +526,6 @@ export class SqliteStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     this.db.close();
+    RETAINED.push(this.db, ...this.#statements.values());
   }
 }
