@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import getPort from 'get-port';
-import { chromiumLaunchOptions, mailwrightServer } from './src/index.js';
+import { chromiumLaunchOptions, mailwrightServer } from 'mailwright';
 
 // Projects: `unit` and `integration` need no browser; `e2e` drives Chromium against the
 // demo app (fixtures/app), which mails the mailwright service started below.

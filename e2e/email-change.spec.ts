@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 
 test('changing the email warns the old address and confirms the new one', async ({ page, inbox, mail }) => {
   const newInbox = await mail.createInbox();

@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 
 test('magic link signs the user in', async ({ page, inbox }) => {
   await page.goto('/magic');

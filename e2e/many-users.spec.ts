@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 
 test('several users sign up at once and each gets only their own link', async ({ browser, mail }) => {
   const inboxes = await Promise.all([1, 2, 3].map(() => mail.createInbox()));

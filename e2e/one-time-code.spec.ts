@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 
 test('sign in with a 6-digit one-time code', async ({ page, inbox }) => {
   await page.goto('/login');

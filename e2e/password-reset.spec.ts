@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 
 test('forgot password sends a reset link that sets a new password', async ({ page, inbox }) => {
   // An account to reset: sign up and verify.

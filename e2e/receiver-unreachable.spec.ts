@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 import { describeAllFlows } from './flows/all-flows.js';
 
 // The service is told to call a closed port, so the reachability check fails and `auto`

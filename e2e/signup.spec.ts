@@ -1,4 +1,4 @@
-import { test, expect } from '../src/index.js';
+import { test, expect } from 'mailwright';
 
 test('sign-up sends a verification link', async ({ page, inbox }) => {
   await page.goto('/signup');

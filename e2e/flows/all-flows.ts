@@ -1,6 +1,6 @@
 // The demo app's flows as one reusable block, so the same specs can run under every
 // delivery mode (see poll-mode.spec.ts and receiver-unreachable.spec.ts).
-import { expect, type test as mailTest } from '../../src/index.js';
+import { expect, type test as mailTest } from 'mailwright';
 
 export function describeAllFlows(test: typeof mailTest): void {
   test('verification link', async ({ page, inbox }) => {
