@@ -241,6 +241,8 @@ test.describe('accounts, scopes and quota', () => {
       const exhausted = await svc.api('GET', '/api/emails', { key: emailsOnly });
       expect(exhausted.status).toBe(429);
       expect(exhausted.body.code).toBe('quota_exhausted');
+      expect(exhausted.headers.get('ratelimit-policy')).toMatch(/^"monthly";q=6;w=\d+$/);
+      expect(exhausted.headers.get('ratelimit')).toMatch(/^"monthly";r=0;t=\d+$/);
       const retryAfter = Number(exhausted.headers.get('retry-after'));
       const now = new Date(clock.now());
       const reset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
