@@ -1,8 +1,9 @@
-// Test helper for the extraction specs: loads sample emails from fixtures/emails with postal-mime.
+// Test helper for the extraction specs: loads sample emails from fixtures/emails, parsed by
+// the service's own MIME parser, so extraction sees exactly what a stored message holds.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import PostalMime from 'postal-mime';
 import type { ExtractInput } from '../../../src/extract/index.js';
+import { parseMessage } from '../../../src/server/smtp/parse.js';
 
 /** Absolute path of the sample corpus. */
 export const CORPUS_DIR = fileURLToPath(new URL('../../../fixtures/emails/', import.meta.url));
@@ -25,6 +26,6 @@ export function expectedAnswers(): Record<string, Expected> {
 
 /** Parses one sample email into the parts extraction reads. */
 export async function loadEml(file: string): Promise<ExtractInput> {
-  const email = await PostalMime.parse(readFileSync(`${CORPUS_DIR}${file}`));
-  return { subject: email.subject ?? null, text: email.text ?? null, html: email.html ?? null };
+  const email = await parseMessage(readFileSync(`${CORPUS_DIR}${file}`));
+  return { subject: email.subject, text: email.text, html: email.html };
 }
