@@ -143,22 +143,23 @@ async function log(ctx: ServiceContext, webhook: WebhookRecord) {
 
 // ---- tests --------------------------------------------------------------------------------
 
+// Every test gets a fake clock, a fresh in-memory store and a signature-checking receiver.
+let clock: FakeClock;
+let store: Store;
+let secret = '';
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+test.beforeEach(async () => {
+  clock = new FakeClock();
+  store = openSqliteStore(':memory:');
+  receiver = await startReceiver(() => secret, clock);
+});
+test.afterEach(async () => {
+  await receiver.close();
+  await store.close();
+});
+
 test.describe('WebhookDispatcher', () => {
-  let clock: FakeClock;
-  let store: Store;
-  let secret = '';
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-  test.beforeEach(async () => {
-    clock = new FakeClock();
-    store = openSqliteStore(':memory:');
-    receiver = await startReceiver(() => secret, clock);
-  });
-  test.afterEach(async () => {
-    await receiver.close();
-    await store.close();
-  });
-
   test('delivers a signed message.received on the first try', async () => {
     const ctx = context(store, clock);
     const { webhook, mailbox } = await seed(ctx, receiver.url);
@@ -397,20 +398,6 @@ test.describe('WebhookDispatcher', () => {
 });
 
 test.describe('sendTestEvent', () => {
-  let clock: FakeClock;
-  let store: Store;
-  let secret = '';
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-  test.beforeEach(async () => {
-    clock = new FakeClock();
-    store = openSqliteStore(':memory:');
-    receiver = await startReceiver(() => secret, clock);
-  });
-  test.afterEach(async () => {
-    await receiver.close();
-    await store.close();
-  });
 
   test('sends one signed webhook.test and logs it as delivered', async () => {
     const ctx = context(store, clock);
