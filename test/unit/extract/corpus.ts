@@ -12,6 +12,8 @@ export const CORPUS_DIR = fileURLToPath(new URL('../../../fixtures/emails/', imp
 export interface Expected {
   verificationLink: string | null;
   code: string | null;
+  /** Why the answer is what it is, for samples where a reader could hesitate. */
+  note?: string;
 }
 
 /** The `.eml` files of the corpus, sorted. */
