@@ -194,6 +194,11 @@ function clusters(masked: string): { found: Cluster[]; rejected: Rejection[] } {
       return;
     }
     const joined = run.map((t) => t.text).join('');
+    // "HXK-TQW": groups of capital letters, as some services print their codes. Accepted only when labelled.
+    if (run.length <= 3 && run.every((t) => /^[A-Z]{3,4}$/.test(t.text)) && joined.length <= 10) {
+      found.push(make(run, 'letters', joined));
+      return;
+    }
     const partsOk = run.length <= 3 && run.every((t) => t.text.length >= 2 && t.text.length <= 6);
     const caseOk = run.every((t) => !/[a-z]/.test(t.text)) || run.every((t) => !/[A-Z]/.test(t.text));
     const noWords = run.every((t) => /\d/.test(t.text) || t.text.length <= 4 || t.text === t.text.toUpperCase());
@@ -430,7 +435,8 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
     const previousAddress = ctx.previous[0] !== undefined && isAddressLine(ctx.previous[0]) && /^\s+[A-ZÀ-Ý][\p{Ll}]{2,}/u.test(ctx.after);
     if (isAddressLine(ctx.line) || previousAddress) return reject('part of a postal address');
   }
-  if (cluster.kind === 'letters' && !direct) return reject('letters only, and not labelled as a code');
+  // Letters alone need a label: right before them, or a code word ending the line above a line of their own.
+  if (cluster.kind === 'letters' && !direct && !(alone && previousPoints === 5)) return reject('letters only, and not labelled as a code');
 
   let score = points;
   if (alone) {

@@ -26,7 +26,7 @@ const PREHEADER = /(^|[\s_-])(pre-?header|preview-?text|preheader-?text|hidden-?
 export interface HtmlDocument {
   /** The cheerio document (hidden elements already removed). */
   $: CheerioAPI;
-  /** Visible text: one line per block, table cells separated by tabs, empty lines dropped. */
+  /** Visible text: one line per block, table cells separated by tabs, empty lines dropped, unlinked images as their alt text. */
   text: string;
   /** Every remaining element, in document order. */
   elements: Element[];
@@ -116,7 +116,7 @@ export function parseHtml(html: string): HtmlDocument {
   const rendered = new Map<Element, string>();
   const tidied = new Map<Element, string>();
   const elements: Element[] = [];
-  const render = (node: AnyNode): string => {
+  const render = (node: AnyNode, inLink: boolean): string => {
     if ((node.type as string) === 'text') {
       return normalizeText('data' in node ? String(node.data) : '').replace(/\s+/g, ' ');
     }
@@ -124,8 +124,17 @@ export function parseHtml(html: string): HtmlDocument {
     elements.push(node);
     const tag = node.tagName.toLowerCase();
     if (tag === 'br') return '\n';
+    if (tag === 'img') {
+      // An image outside a link reads as its alt text (what a reader sees with images off); linked images stay
+      // images, so that logo and image-button links keep their kind.
+      const alt = inLink ? '' : normalizeText(node.attribs.alt ?? '').replace(/\s+/g, ' ').trim();
+      const out = alt ? ` ${alt} ` : '';
+      rendered.set(node, out);
+      return out;
+    }
+    const link = inLink || tag === 'a';
     let inner = '';
-    for (const child of node.children) inner += render(child);
+    for (const child of node.children) inner += render(child, link);
     let out = inner;
     if (BLOCK_TAGS.has(tag)) out = `\n${inner}\n`;
     else if (CELL_TAGS.has(tag)) out = `\t${inner}\t`;
@@ -133,7 +142,7 @@ export function parseHtml(html: string): HtmlDocument {
     return out;
   };
   let whole = '';
-  for (const node of $.root()[0]?.children ?? []) whole += render(node);
+  for (const node of $.root()[0]?.children ?? []) whole += render(node, false);
 
   return {
     $,

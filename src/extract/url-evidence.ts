@@ -122,7 +122,8 @@ export function urlEvidence(raw: string): UrlEvidence {
   const words = [...(outerCounts ? outer.words : []), ...inner.words];
   const pathWords = [...(outerCounts ? outer.pathWords : []), ...inner.pathWords];
   const hosts = [...(wrapper.tracked ? [] : [url.hostname.toLowerCase()]), ...(target ? [target.hostname.toLowerCase()] : [])];
-  const token = (target ? tokenIn(target) : undefined) ?? (outerCounts ? tokenIn(url) : undefined);
+  // A wrapper that reveals its destination: ids in the wrapper itself are click ids, not one-time tokens.
+  const token = target ? tokenIn(target) : outerCounts ? tokenIn(url) : undefined;
   const home = target ? isHome(target) : !wrapper.tracked && isHome(url);
   return token ? { url, scheme, wrapper, words, pathWords, hosts, token, home } : { url, scheme, wrapper, words, pathWords, hosts, home };
 }

@@ -45,8 +45,9 @@ export const RESET_ACTION = wordRegExp([
   'réinitialis*', 'nouveau mot de passe', 'restablecer', 'restablece', 'nueva contraseña', 'redefinir', 'nova senha',
   'recuperar', 'reimposta', 'reimpostare', 'nuova password', 'herstel', 'opnieuw instellen', 'nieuw wachtwoord',
   'zresetuj', 'resetuj', 'ustaw hasło', 'nowe hasło', 'сбросить', 'сброс', 'восстанов*', 'новый пароль',
-  'återställ', 'nulstil', 'tilbakestill', 'palauta', 'obnovit', 'sıfırla', 'パスワードを再設定', '再設定', 'リセット',
-  '重置', '重设', '重設', '재설정', '비밀번호 변경',
+  'återställ', 'nulstil', 'tilbakestill', 'palauta', 'obnovit', 'sıfırla', 'yeni şifre', 'パスワードを再設定', '再設定',
+  'リセット', '新しいパスワード', 'パスワードを設定', '重置', '重设', '重設', '新密码', '新密碼', '设置密码', '設定密碼', '재설정',
+  '비밀번호 변경', '새 비밀번호',
 ]);
 
 /** Sign-in actions. Weaker: a plain "Log in" link to a login page is not a one-time link. */
