@@ -69,6 +69,19 @@ test.describe('findCode finds codes', () => {
     for (const [text, code] of cases) expect(findCode({ text }), text).toBe(code);
   });
 
+  test('a code drawn as an image is read from its alt text; linked images are not', () => {
+    const html = '<p>Use the verification code below to sign in.</p><p><img src="https://img.acme.example/otp.png" alt="559027"></p>';
+    expect(findCode({ html })).toBe('559027');
+    const linked = '<p>Use the verification code below to sign in.</p><p><a href="https://acme.example/"><img src="x.png" alt="559027"></a></p>';
+    expect(findCode({ html: linked })).toBeUndefined();
+  });
+
+  test('groups of capital letters ("HXK-TQW") when labelled, never unlabelled', () => {
+    expect(findCode({ text: 'Your confirmation code: HXK-TQW' })).toBe('HXKTQW');
+    expect(findCode({ text: 'Your sign-in code:\n\nQPR-WXT\n\nIt expires soon.' })).toBe('QPRWXT');
+    expect(findCode({ text: 'Shipping update\n\nNON-STOP delivery to your door.' })).toBeUndefined();
+  });
+
   test('HTML only: the visible text is read, hidden preheaders are not', () => {
     const html = `<html><head><style>.preheader{display:none}</style><title>Code 111111</title></head><body>
       <span class="preheader">Your code is 111111</span>

@@ -134,6 +134,11 @@ test.describe('findVerificationLink', () => {
     expect(findVerificationLink({ html: yes })).toBe('https://acme.example/email/confirm?token=Ab12Cd34Ef56Gh78');
   });
 
+  test('click ids of a tracker that reveals its destination are not one-time tokens', () => {
+    const wrapped = 'https://click.news.example/CL0/https:%2F%2Fnews.example%2F2025%2Fverify-a-viral-photo/1/0100019a-8c2e-000000/Zk8Qx2mP9vR4tW7zX1cB3nL5=';
+    expect(findVerificationLink({ html: `<p>How to check a picture. <a href="${wrapped}">Verify it yourself</a></p>` })).toBeUndefined();
+  });
+
   test('a plain sign-in page without a token is not a magic link', () => {
     expect(findVerificationLink({ html: '<p>Someone replied. <a href="https://forum.example/login">Log in</a> to answer.</p>' })).toBeUndefined();
     expect(findVerificationLink({ html: button('https://acme.example/forgot-password', 'Reset password') })).toBeUndefined();
