@@ -2,7 +2,8 @@
 import { findWords } from './text-utils.js';
 import type { WordHit } from './text-utils.js';
 import {
-  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, MEETING_WORDS, MONTHS, NON_CODE_LABELS, PROMO_WORDS, UNIT_AFTER,
+  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS, MONTHS,
+  NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
 } from './vocabulary.js';
 
 /** Where a code was seen. */
@@ -25,6 +26,8 @@ export interface CodeOccurrence {
   direct: boolean;
   /** Letters only (no digit): acceptable only when labelled directly. */
   lettersOnly: boolean;
+  /** Alone on its line (nothing but punctuation around it). */
+  alone?: boolean;
   /** The rejection rules out the value everywhere (a promotion code, a meeting passcode). */
   veto?: boolean;
 }
@@ -425,6 +428,12 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
     if (verb) {
       points = 3;
       reasons.push(`asks to "${verb.word}" it (+3)`);
+      // "Use 5546 to confirm your email": the sentence says what the number is for.
+      const purpose = [VERIFY_ACTION, LOGIN_ACTION, RESET_ACTION].map((words) => findWords(words, ctx.after.slice(0, 60))[0]).find(Boolean);
+      if (purpose) {
+        points += 2;
+        reasons.push(`to "${purpose.word.trim()}" (+2)`);
+      }
     }
   }
   const local = points > 0;
@@ -455,5 +464,5 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
     score -= 1;
     reasons.push('mixed case or letters only (-1)');
   }
-  return { ...base, score, reasons, local, direct };
+  return { ...base, score, reasons, local, direct, alone };
 }

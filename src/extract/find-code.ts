@@ -24,7 +24,16 @@ interface Tally {
   rejected: CodeOccurrence[];
 }
 
-function judgeValue(tally: Tally, prominence: Prominence | undefined, talksAboutCode: boolean): { candidate?: CodeCandidate; rejected?: Candidate } {
+/** What the email as a whole says about codes. */
+interface MailSignals {
+  /** Some part mentions a code, or the subject asks to verify or sign in. */
+  talksAboutCode: boolean;
+  /** The subject asks to verify, confirm, reset or sign in. */
+  intent: boolean;
+}
+
+function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: MailSignals): { candidate?: CodeCandidate; rejected?: Candidate } {
+  const { talksAboutCode } = mail;
   const { value, accepted, rejected } = tally;
   const vetoed = rejected.find((o) => o.veto);
   if (vetoed) return { rejected: { value, score: 0, reasons: [`${vetoed.shown}: ${vetoed.rejected ?? 'not a code'}`] } };
@@ -44,7 +53,19 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, talksAbout
     score += prominence.score;
     reasons.push(...prominence.reasons.map((r) => `shown with ${r}`));
   }
-  const local = accepted.some((o) => o.local);
+  let local = accepted.some((o) => o.local);
+  // The subject and the body show the same number: that is what the email is about.
+  const digits = /^\d+$/.test(value);
+  if (digits && sources.includes('subject') && sources.length > 1 && talksAboutCode) {
+    score += 5;
+    local = true;
+    reasons.push('the subject repeats it (+5)');
+  } else if (digits && !local && mail.intent && accepted.some((o) => o.alone && o.source !== 'subject')) {
+    // "Log in with this:\n\n3817": a number on a line of its own in an email that asks to sign in or verify.
+    score += 3;
+    local = true;
+    reasons.push('on a line of its own in an email whose subject asks to sign in or verify (+3)');
+  }
   if (!local && talksAboutCode) {
     score += 1;
     reasons.push('the email talks about a code (+1)');
@@ -77,7 +98,7 @@ export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
   ];
   // An email about verifying or signing in whose subject says so: a prominent number is its code.
   const intent = findWords(VERIFY_ACTION, message.subject).length > 0 || findWords(LOGIN_ACTION, message.subject).length > 0;
-  const talksAboutCode = texts.some(mentionsCode) || intent;
+  const mail: MailSignals = { talksAboutCode: texts.some(mentionsCode) || intent, intent };
   const prominence = message.html ? prominentValues(message.html) : new Map<string, Prominence>();
 
   const tallies = new Map<string, Tally>();
@@ -89,7 +110,7 @@ export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
   const candidates: CodeCandidate[] = [];
   const rejected: Candidate[] = [];
   for (const tally of tallies.values()) {
-    const verdict = judgeValue(tally, prominence.get(tally.value), talksAboutCode);
+    const verdict = judgeValue(tally, prominence.get(tally.value), mail);
     if (verdict.candidate) candidates.push(verdict.candidate);
     if (verdict.rejected) rejected.push(verdict.rejected);
   }

@@ -19,6 +19,11 @@ export interface LinkContext {
 export interface RawLink {
   url: string;
   source: 'html' | 'text';
+  /**
+   * A URL written out in running text (not an anchor, not a Markdown link): the words before
+   * it and the rest of its sentence are what it says.
+   */
+  bare: boolean;
   /** Anchor texts (or alt texts) of every anchor with this URL; for text links, the words before the URL. */
   texts: string[];
   /** Words around each anchor: its sentence (inline) or the block before a lone button. */
@@ -145,6 +150,7 @@ function htmlLinks(doc: HtmlDocument): RawLink[] {
     const link: RawLink = {
       url,
       source: 'html',
+      bare: false,
       texts: text ? [text] : [],
       contexts: context ? [context] : [],
       button: why !== undefined,
@@ -158,20 +164,51 @@ function htmlLinks(doc: HtmlDocument): RawLink[] {
   return [...byUrl.values()];
 }
 
+const SENTENCE_END = /[.!?。！？]["'”»)]*$/;
+const URL_ANYWHERE = /\bhttps?:\/\/\S+/g;
+
+/** The last sentence of a run of text (what leads up to a URL). */
+function lastSentence(text: string): string {
+  return text.split(/(?<=[.!?。！？])\s+/).pop() ?? text;
+}
+
+/** The first sentence of a run of text (what follows a URL). */
+function firstSentence(text: string): string {
+  return text.split(/(?<=[.!?。！？])\s+/)[0] ?? text;
+}
+
 function textLinks(text: string): RawLink[] {
   const byUrl = new Map<string, RawLink>();
   const lines = text.split('\n');
   let previous = '';
+  let adjacent = false;
   for (const line of lines) {
+    const above = collapseSpace(previous.replace(URL_ANYWHERE, ' '));
     for (const m of line.matchAll(URL_IN_TEXT)) {
       const url = cleanUrl(m[0]);
-      let before = line.slice(0, m.index ?? 0);
+      const start = m.index ?? 0;
+      let before = line.slice(0, start);
       const markdown = /\[([^\]]+)\]\(\s*$/.exec(before);
-      before = markdown?.[1] ?? before.replace(/\bhttps?:\/\/\S+/g, ' ');
+      let joined = false;
+      if (markdown?.[1]) {
+        before = markdown[1];
+      } else {
+        before = before.replace(URL_ANYWHERE, ' ');
+        // A sentence wrapped onto this line began on the line above.
+        joined = adjacent && above !== '' && !/[.!?。！？:：]["'”»)]*$/.test(above) && collapseSpace(before) !== '';
+        before = lastSentence(collapseSpace(joined ? `${above} ${before}` : before));
+      }
       before = collapseSpace(before.replace(/[<(\[:：>»\-–|]+\s*$/g, ''));
-      const label = before.length >= 3 ? before : collapseSpace(previous.replace(/\bhttps?:\/\/\S+/g, ' '));
-      const context = collapseSpace(`${before.length >= 3 ? previous : ''} ${line.slice((m.index ?? 0) + m[0].length)}`);
-      const contexts: LinkContext[] = context ? [{ text: context, inline: true }] : [];
+      // A URL alone on its line is labelled by the line above when that line introduces it ("Reset your password:");
+      // a full sentence above it ("Thanks for signing up.") is context, not a label.
+      const alone = before.length < 3;
+      const aboveIsSentence = alone && SENTENCE_END.test(above);
+      const label = alone ? (aboveIsSentence ? '' : above) : before;
+      const after = collapseSpace(firstSentence(collapseSpace(line.slice(start + m[0].length).replace(URL_ANYWHERE, ' '))).replace(/^[>)\]]+/, ''));
+      const contexts: LinkContext[] = after.length > 1 ? [{ text: after, inline: true }] : [];
+      const whole = collapseSpace(line.replace(URL_ANYWHERE, ' '));
+      if (whole !== before && whole !== after && whole.length > 1) contexts.push({ text: whole, inline: false });
+      if ((aboveIsSentence || (!alone && !joined)) && above) contexts.push({ text: above, inline: false });
       const existing = byUrl.get(url);
       if (existing) {
         if (label) existing.texts.push(label);
@@ -180,6 +217,7 @@ function textLinks(text: string): RawLink[] {
       byUrl.set(url, {
         url,
         source: 'text',
+        bare: !markdown,
         texts: label ? [label] : [],
         contexts,
         button: false,
@@ -188,7 +226,8 @@ function textLinks(text: string): RawLink[] {
         evidence: urlEvidence(url),
       });
     }
-    if (line.trim() !== '') previous = line;
+    adjacent = line.trim() !== '';
+    if (adjacent) previous = line;
   }
   return [...byUrl.values()];
 }

@@ -4,7 +4,7 @@ import type { RawLink } from './link-collect.js';
 import { classifyLink, clip } from './link-kind.js';
 import type { KindVerdict } from './link-kind.js';
 import type { PreparedMessage } from './message.js';
-import type { LinkKind } from './types.js';
+import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
 import { LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
@@ -19,7 +19,7 @@ const NEVER: ReadonlySet<LinkKind> = new Set([
 
 type Action = 'verify' | 'reset' | 'login';
 
-const URL_VERIFY = /(verif|confirm|activat|validat|approv|optin|opt-in|bestaetig|bestatig|aktivier|freischalt|confirmar|conferma|attiva|ativar|activar|bevestig|potwierdz|aktywuj|aktywac|podtver|onayla|dogrula|vahvist|bekraft|emailchange|changeemail|change-email|email-change|updateemail)/;
+const URL_VERIFY = /(magic|verif|confirm|activat|validat|approv|optin|opt-in|bestaetig|bestatig|aktivier|freischalt|confirmar|conferma|attiva|ativar|activar|bevestig|potwierdz|aktywuj|aktywac|podtver|onayla|dogrula|vahvist|bekraft|emailchange|changeemail|change-email|email-change|updateemail)/;
 const URL_RESET = /(reset|password|passwd|recover|forgot|setpassword|newpassword|passwort|kennwort|wachtwoord|haslo|contrasena|senha|motdepasse)/;
 const URL_LOGIN = /^(login|signin|sign|logon|auth|authenticate|authentication|authorize|magic|magiclink|sso|callback|passwordless|session|sessions|otp|onetime|token|tokens|invite|invitation|invitations|accept|join)$/;
 const URL_NEGATIVE = /^(revert|undo|cancel|decline|deny|reject|report|block|lock|disavow|notme|remove|delete|unsubscribe|optout|abuse|wasntme|not)$/;
@@ -28,15 +28,31 @@ const URL_NEGATIVE = /^(revert|undo|cancel|decline|deny|reject|report|block|lock
 export interface ScoredLink {
   raw: RawLink;
   kind: KindVerdict;
-  /** Whether the link may be chosen at all. */
+  /** Whether the link may be chosen on its own evidence. */
   eligible: boolean;
+  /**
+   * Whether the link could be the one to follow at all: a web link that is not a known other
+   * kind (unsubscribe, privacy, help, social, home, …), with nothing against it.
+   */
+  plausible: boolean;
   score: number;
   reasons: string[];
   /** The action the link performs, when one was recognised. */
   action?: Action;
 }
 
+/** Phrases that use a reset or sign-in word for something else ("View recovery codes"). */
+const NOT_AN_ACTION = /\b(recovery|backup)\s*codes?\b/i;
+
+/** Whether a text is only a call to action ("Click here", "Continue to App"): at most one word besides the generic ones. */
+function isGeneric(text: string): boolean {
+  if (!hasWord(WEAK_ACTION, text)) return false;
+  const rest = text.replace(WEAK_ACTION, ' ').replace(/\b(to|the|your|my|a|an|this|now|please|and|on|in|with)\b/gi, ' ');
+  return rest.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length <= 1;
+}
+
 function actionOf(text: string): { action: Action; word: string } | undefined {
+  if (NOT_AN_ACTION.test(text)) return undefined;
   const verify = firstWord(VERIFY_ACTION, text);
   if (verify) return { action: 'verify', word: verify };
   const reset = firstWord(RESET_ACTION, text);
@@ -50,7 +66,8 @@ function urlActionOf(words: string[]): { action: Action; word: string } | undefi
   const verify = words.find((w) => URL_VERIFY.test(w));
   if (verify) return { action: 'verify', word: verify };
   if (words.includes('email') && (words.includes('change') || words.includes('update'))) return { action: 'verify', word: 'email change' };
-  const reset = words.find((w) => URL_RESET.test(w));
+  const codes = words.includes('codes') || words.includes('code');
+  const reset = words.find((w) => URL_RESET.test(w) && !(codes && /^(recovery|backup)$/.test(w)));
   if (reset) return { action: 'reset', word: reset };
   const login = words.find((w) => URL_LOGIN.test(w));
   if (login) return { action: 'login', word: login };
@@ -61,45 +78,78 @@ const TEXT_POINTS: Record<Action, number> = { verify: 6, reset: 6, login: 4 };
 const CONTEXT_POINTS: Record<Action, number> = { verify: 3, reset: 3, login: 2 };
 const URL_POINTS: Record<Action, number> = { verify: 4, reset: 4, login: 2 };
 
-function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): ScoredLink {
+/** Query or fragment parameters that only steer navigation: they carry nothing one-time. */
+const NAVIGATION_PARAM = /^(next|redirect|redirect_?(to|uri|url)|return|return_?(to|url)|returnto|continue|back|lang|locale|hl|from|source|src|ref|view|tab|page|mode)$/i;
+
+/** Whether a sign-in URL carries a value of its own (a parameter, a fragment or an id after the action), not just a page. */
+function carriesValue(url: URL): boolean {
+  const params = [...url.searchParams, ...(url.hash.includes('=') ? [...new URLSearchParams(url.hash.slice(1))] : [])];
+  if (params.some(([name, value]) => value !== '' && !NAVIGATION_PARAM.test(name) && !/^utm_/i.test(name) && !/^https?:/i.test(value))) return true;
+  if (url.hash.length > 2 && !url.hash.includes('=') && !url.hash.startsWith('#/')) return true;
+  const segments = url.pathname.split('/').filter(Boolean);
+  const at = segments.findIndex((segment) => URL_LOGIN.test(segment.toLowerCase()));
+  return at >= 0 && segments.slice(at + 1).some((segment) => /\d/.test(segment));
+}
+
+/** What the email as a whole asks for, read from its subject. */
+export interface MailIntent {
+  /** The subject asks to verify, confirm, reset or sign in (not a notice that it was done). */
+  action?: Action;
+  /** The subject mentions signing in or a magic link at all. */
+  login: boolean;
+}
+
+function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLink {
   const reasons = [...kind.reasons];
   const { evidence } = raw;
-  const done = (eligible: boolean, score: number, action?: Action): ScoredLink =>
-    action ? { raw, kind, eligible, score, reasons, action } : { raw, kind, eligible, score, reasons };
+  let plausible = true;
+  const done = (eligible: boolean, score: number, action?: Action): ScoredLink => {
+    const link: ScoredLink = { raw, kind, eligible, plausible: plausible && score >= 0, score, reasons };
+    if (action) link.action = action;
+    return link;
+  };
 
   if (NEVER.has(kind.kind)) {
     reasons.push(`${kind.kind} links are never the verification link`);
+    plausible = false;
     return done(false, 0);
   }
   if (!evidence.url) {
     reasons.push('not an http(s) link');
+    plausible = false;
     return done(false, 0);
   }
   if (evidence.home) {
     reasons.push('points at a home page');
+    plausible = false;
     return done(false, 0);
   }
 
   let score = 0;
   const texts = raw.texts.filter((t) => !isUrlText(t));
-  const textLabel = raw.source === 'html' ? 'anchor text' : 'text before the URL';
+  const textLabel = raw.bare ? 'the words before the URL' : 'anchor text';
+  // A URL in running text is labelled by its whole sentence: the words before it and after it.
+  const sentence = raw.bare ? raw.contexts.filter((c) => c.inline).map((c) => c.text) : [];
 
   // What the link says.
   let textAction: Action | undefined;
   let best = 0;
-  for (const text of texts) {
+  for (const [i, text] of [...texts, ...sentence].entries()) {
+    const label = i < texts.length ? textLabel : 'the rest of its sentence';
     const negative = firstWord(NEGATIVE_ACTION, text);
     if (negative) {
-      reasons.push(`${textLabel} "${clip(text)}" says "${negative}" (-10)`);
+      reasons.push(`${label} "${clip(text)}" says "${negative}" (-10)`);
       score -= 10;
+      plausible = false;
       break;
     }
-    const found = actionOf(text);
-    const points = found ? (raw.source === 'html' ? TEXT_POINTS[found.action] : TEXT_POINTS[found.action] - 1) : 0;
+    // A question ("Confirm the rumour?") is a headline, not a call to action.
+    const found = /[?？]\s*$/.test(text) ? undefined : actionOf(text);
+    const points = found ? (raw.bare ? TEXT_POINTS[found.action] - 1 : TEXT_POINTS[found.action]) : 0;
     if (found && points > best) {
       best = points;
       textAction = found.action;
-      reasons.push(`${textLabel} "${clip(text)}" says "${found.word}" (+${points})`);
+      reasons.push(`${label} "${clip(text)}" says "${found.word}" (+${points})`);
     }
   }
   score += best;
@@ -109,13 +159,15 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
   }
 
   // What the words around it say.
-  const notMe = raw.contexts.filter((c) => c.inline).map((c) => firstWord(NOT_ME_CONTEXT, c.text)).find(Boolean);
+  // Its sentence, or the block right before a lone button ("If this wasn't you, reset your password." [Reset]).
+  const notMe = raw.contexts.map((c) => firstWord(NOT_ME_CONTEXT, c.text)).find(Boolean);
   if (notMe) {
     score -= 10;
+    plausible = false;
     reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (-10)`);
   }
   let contextAction: Action | undefined;
-  const generic = texts.length === 0 || texts.every((t) => hasWord(WEAK_ACTION, t));
+  const generic = texts.length === 0 || texts.every(isGeneric) || (raw.bare && textAction !== undefined);
   if (!textAction && generic) {
     for (const context of raw.contexts) {
       const found = actionOf(context.text);
@@ -139,6 +191,7 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
   const negativeUrl = evidence.words.find((w) => URL_NEGATIVE.test(w));
   if (negativeUrl) {
     score -= 8;
+    plausible = false;
     reasons.push(`URL says "${negativeUrl}" (-8)`);
   }
   if (evidence.wrapper.tracked) {
@@ -154,9 +207,6 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
   } else if (opaque) {
     score += 1;
     reasons.push('destination hidden by the tracker, a token may be inside (+1)');
-  } else {
-    reasons.push('no one-time token in the URL: links to follow carry one');
-    return done(false, score);
   }
   if (raw.button) {
     score += 2;
@@ -165,7 +215,18 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
 
   if (!textAction && !generic) {
     score -= 4;
-    reasons.push('the anchor text names something else (-4)');
+    plausible = false;
+    reasons.push(raw.bare ? 'the words before the URL name something else (-4)' : 'the anchor text names something else (-4)');
+  }
+  if (!evidence.token && !opaque && DATED_PATH.test(evidence.wrapper.target ?? evidence.url.pathname)) {
+    plausible = false;
+    reasons.push('a dated article page, not a one-time link');
+    return done(false, score);
+  }
+  if (raw.image && texts.length === 0 && !urlFound) {
+    plausible = false;
+    reasons.push('an image without words');
+    return done(false, score);
   }
   const action = textAction ?? contextAction ?? urlFound?.action;
   if (!action) {
@@ -173,24 +234,56 @@ function scoreOne(raw: RawLink, kind: KindVerdict, loginIntent: boolean): Scored
     return done(false, score);
   }
   const strong = [textAction, contextAction, urlFound?.action].some((a) => a === 'verify' || a === 'reset');
-  if (!strong && !evidence.token && !shown?.token && !(opaque && loginIntent)) {
-    reasons.push('a plain sign-in link without a one-time token');
-    return done(false, score, action);
-  }
-  if (raw.image && texts.length === 0 && !urlFound) {
-    reasons.push('an image without words');
+  const oneTime = evidence.token !== undefined || shown?.token !== undefined || (opaque && intent.login) || carriesValue(evidence.url);
+  if (!strong && !oneTime) {
+    plausible = false;
+    reasons.push('a plain sign-in page: no token, parameter or id in the URL');
     return done(false, score, action);
   }
   return done(true, score, action);
 }
 
+/** Paths of dated pages (`/2025/03/03/slug`, `/articles/2025/03/…`): articles and posts. */
+const DATED_PATH = /\/(19|20)\d\d\/((0?[1-9]|1[0-2])\/|(.+\/)?[\p{L}\d]+(-[\p{L}\d]+){2,}\/?$)/u;
+
+/** Past-tense notices: the subject says it was done, not that the reader should do it. */
+const DONE_NOTICE = /\b(verified|confirmed|activated|approved|changed|updated|succeeded|successful(ly)?|completed|was reset|been reset|new (sign|log)[- ]?in|signed in|logged in)\b/i;
+
+/** What the subject asks the reader to do, if anything. */
+export function mailIntent(subject: string): MailIntent {
+  const login = hasWord(LOGIN_ACTION, subject) || /magic|sign[- ]?in|log[- ]?in/i.test(subject);
+  const found = DONE_NOTICE.test(subject) || hasWord(NEGATIVE_ACTION, subject) ? undefined : actionOf(subject);
+  return found ? { action: found.action, login } : { login };
+}
+
 /** Scores every link of the message (document order). */
 export function scoreLinks(message: PreparedMessage): ScoredLink[] {
-  const loginIntent = hasWord(LOGIN_ACTION, message.subject) || /magic|sign[- ]?in|log[- ]?in/i.test(message.subject);
-  return collectLinks(message).map((raw) => scoreOne(raw, classifyLink(raw), loginIntent));
+  const intent = mailIntent(message.subject);
+  return collectLinks(message).map((raw) => scoreOne(raw, classifyLink(raw), intent));
 }
 
 /** Whether a scored link is a verification candidate. */
 export function isCandidate(link: ScoredLink): boolean {
   return link.eligible && link.score >= LINK_THRESHOLD;
+}
+
+function bestText(link: ScoredLink): string {
+  const words = link.raw.texts.filter((t) => !isUrlText(t));
+  return words.sort((a, b) => b.length - a.length)[0] ?? link.raw.texts[0] ?? '';
+}
+
+/** Converts a scored link to the public shape. `position` is filled in by the caller's order. */
+export function toExtractedLink(link: ScoredLink, position = -1, chosen = false): ExtractedLink {
+  const out: ExtractedLink = {
+    url: link.raw.url,
+    text: bestText(link),
+    source: link.raw.source,
+    kind: chosen || isCandidate(link) ? 'verification' : link.kind.kind,
+    button: link.raw.button,
+    image: link.raw.image,
+    position,
+    context: link.raw.contexts[0]?.text ?? '',
+  };
+  if (link.raw.evidence.wrapper.target) out.target = link.raw.evidence.wrapper.target;
+  return out;
 }

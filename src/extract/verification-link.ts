@@ -1,9 +1,10 @@
 // Owns choosing the one link a test should follow (verify, reset, magic sign-in, email change), or none when unsure.
 import { isUrlText } from './link-collect.js';
-import { LINK_THRESHOLD, isCandidate, scoreLinks } from './link-score.js';
+import { LINK_THRESHOLD, isCandidate, mailIntent, scoreLinks } from './link-score.js';
 import type { ScoredLink } from './link-score.js';
-import { toExtractedLink } from './find-links.js';
+import { toExtractedLink } from './link-score.js';
 import { prepare } from './message.js';
+import type { PreparedMessage } from './message.js';
 import type { Candidate, Explanation, ExtractInput, LinkCandidate } from './types.js';
 
 /** Identity of a destination: scheme-less, host lower-cased, no trailing slash, analytics parameters dropped. */
@@ -11,7 +12,7 @@ function destinationKey(raw: string): string {
   try {
     const url = new URL(raw);
     for (const key of [...url.searchParams.keys()]) if (/^utm_/i.test(key)) url.searchParams.delete(key);
-    return `${url.hostname.toLowerCase()}${url.pathname.replace(/\/+$/, '')}?${url.searchParams.toString()}`;
+    return `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}?${url.searchParams.toString()}`;
   } catch {
     return raw;
   }
@@ -37,39 +38,138 @@ function sameDestination(a: ScoredLink, b: ScoredLink): boolean {
   return a.action !== undefined && a.action === b.action && opaque(a) && opaque(b) && host(a) === host(b);
 }
 
-function toCandidate(link: ScoredLink, position: number): LinkCandidate {
-  return { value: link.raw.url, score: link.score, reasons: link.reasons, link: toExtractedLink(link, position), eligible: link.eligible };
+function toCandidate(link: ScoredLink, position: number, chosen = false): LinkCandidate {
+  return { value: link.raw.url, score: link.score, reasons: link.reasons, link: toExtractedLink(link, position, chosen), eligible: link.eligible || chosen };
+}
+
+/** Hints a test author can give when they know more than the email says. */
+export interface LinkHints {
+  /**
+   * Only links whose URL contains this string (case-sensitive) or matches this RegExp are
+   * considered; for a tracked link, its encoded destination counts too. Narrowing happens before
+   * ranking: the one link left that is not an unsubscribe, privacy, help, social, home or
+   * view-in-browser link is the answer.
+   * @example `{ urlIncludes: '/reset' }`, `{ urlIncludes: /\/verify\/\d+/ }`
+   */
+  urlIncludes?: string | RegExp;
+}
+
+/** Checks hints given by a caller, so a typo fails at once instead of never matching. */
+export function checkLinkHints(hints: LinkHints | undefined, where = 'findVerificationLink'): LinkHints {
+  if (hints === undefined || hints === null) return {};
+  if (typeof hints !== 'object') throw new TypeError(`${where}: hints must be an object such as { urlIncludes: '/reset' }, got ${typeof hints}`);
+  const unknown = Object.keys(hints).filter((k) => k !== 'urlIncludes');
+  if (unknown.length > 0) throw new TypeError(`${where}: unknown hint ${unknown.map((k) => `"${k}"`).join(', ')}; the link hint is urlIncludes (a string or RegExp)`);
+  const { urlIncludes } = hints;
+  if (urlIncludes !== undefined && !(urlIncludes instanceof RegExp) && (typeof urlIncludes !== 'string' || urlIncludes === '')) {
+    throw new TypeError(`${where}: urlIncludes must be a non-empty string or a RegExp, got ${JSON.stringify(urlIncludes)}`);
+  }
+  return hints;
+}
+
+function urlMatcher(urlIncludes: string | RegExp): (url: string) => boolean {
+  if (typeof urlIncludes === 'string') return (url) => url.includes(urlIncludes);
+  const pattern = new RegExp(urlIncludes.source, urlIncludes.flags.replace(/[gy]/g, ''));
+  return (url) => pattern.test(url);
+}
+
+/** Groups links that lead to the same place; each group is one answer. */
+function destinations(links: ScoredLink[]): ScoredLink[][] {
+  const groups: ScoredLink[][] = [];
+  for (const link of links) {
+    const group = groups.find((g) => g.some((other) => sameDestination(link, other)));
+    if (group) group.push(link);
+    else groups.push([link]);
+  }
+  return groups;
+}
+
+/** HTML links first: text-part URLs compete only when the HTML offers nothing. */
+function htmlFirst(links: ScoredLink[]): ScoredLink[] {
+  const html = links.filter((l) => l.raw.source === 'html');
+  return html.length > 0 ? html : links;
+}
+
+/** The outcome of choosing a link: the explanation and the scored link it chose, if any. */
+export interface LinkChoice {
+  explanation: Explanation<LinkCandidate>;
+  /** Every link of the message, scored, in document order. */
+  scored: ScoredLink[];
+  /** The link answered, when there is one. */
+  chosen?: ScoredLink;
+}
+
+/** Chooses the verification link of a prepared message: the one shared rule behind the find and explain forms. */
+export function chooseLink(message: PreparedMessage, hints?: LinkHints): LinkChoice {
+  const { urlIncludes } = checkLinkHints(hints, 'findVerificationLink');
+  const all = scoreLinks(message);
+  const rejected: Candidate[] = [];
+  let scored = all;
+  if (urlIncludes !== undefined) {
+    const matches = urlMatcher(urlIncludes);
+    const keep = (l: ScoredLink): boolean => matches(l.raw.url) || (l.raw.evidence.wrapper.target !== undefined && matches(l.raw.evidence.wrapper.target));
+    scored = all.filter(keep);
+    for (const l of all.filter((x) => !keep(x))) {
+      rejected.push({ value: l.raw.url, score: l.score, reasons: [...l.reasons, `the URL does not include ${String(urlIncludes)} (urlIncludes)`] });
+    }
+  }
+  const pool = htmlFirst(scored.filter(isCandidate));
+  const ranked = [...pool].sort((a, b) => b.score - a.score || all.indexOf(a) - all.indexOf(b));
+  for (const l of scored.filter((x) => !pool.includes(x))) {
+    rejected.push({
+      value: l.raw.url,
+      score: l.score,
+      reasons: isCandidate(l) ? [...l.reasons, 'the HTML part has a candidate, text-part links only back it up'] : l.eligible ? [...l.reasons, `score below ${LINK_THRESHOLD}`] : l.reasons,
+    });
+  }
+  const candidates = ranked.map((l) => toCandidate(l, all.indexOf(l)));
+  const none = (verdict: string): LinkChoice => ({ explanation: { answer: undefined, verdict, candidates, rejected }, scored: all });
+  const best = ranked[0];
+  if (!best) {
+    // Nothing stands out on its own: the one link that is not a known other kind is the answer when the email
+    // (its subject), the link's own words or URL, or the caller's hint says what it is for.
+    const groups = destinations(htmlFirst(scored.filter((l) => l.plausible)));
+    const only = groups.length === 1 ? groups[0]?.reduce((a, b) => (b.score > a.score ? b : a)) : undefined;
+    const intent = mailIntent(message.subject);
+    const name = (action: string): string => (action === 'login' ? 'sign in' : action);
+    const why = only?.action
+      ? `its own words or URL say ${name(only.action)}`
+      : intent.action
+        ? `the subject asks to ${name(intent.action)}`
+        : urlIncludes !== undefined ? `it is the only link whose URL includes ${String(urlIncludes)}` : undefined;
+    if (only && why) {
+      const reasons = [...only.reasons, `the only link that is not unsubscribe, privacy, help, social, home or view-in-browser, and ${why}`];
+      return {
+        explanation: {
+          answer: only.raw.url,
+          verdict: `chosen as the only plausible link: ${why}`,
+          candidates: [{ ...toCandidate(only, all.indexOf(only), true), reasons }],
+          rejected: rejected.filter((r) => r.value !== only.raw.url),
+        },
+        scored: all,
+        chosen: only,
+      };
+    }
+    return none(groups.length > 1
+      ? `no link says verify, confirm, reset or sign in with enough evidence, and ${groups.length} links are equally plausible`
+      : 'no link says verify, confirm, reset or sign in with enough evidence');
+  }
+  const margin = Math.max(3, best.score * 0.25);
+  const rival = ranked.slice(1).find((l) => l.score >= best.score - margin && !sameDestination(best, l));
+  if (rival) return none(`ambiguous: ${rival.raw.url} (score ${rival.score}) is too close to ${best.raw.url} (score ${best.score})`);
+  return {
+    explanation: { answer: best.raw.url, verdict: `chosen with score ${best.score}: ${best.reasons.join('; ')}`, candidates, rejected },
+    scored: all,
+    chosen: best,
+  };
 }
 
 /**
  * Explains {@link findVerificationLink}: every candidate link ranked best first with the reasons for its score,
  * the links that were thrown out, and the verdict.
  */
-export function explainVerificationLink(msg: ExtractInput): Explanation<LinkCandidate> {
-  const scored = scoreLinks(prepare(msg));
-  const html = scored.filter((l) => l.raw.source === 'html' && isCandidate(l));
-  // The HTML part is what a user clicks; text-part URLs compete only when the HTML offers nothing.
-  const pool = html.length > 0 ? html : scored.filter(isCandidate);
-  const ranked = [...pool].sort((a, b) => b.score - a.score || scored.indexOf(a) - scored.indexOf(b));
-  const rejected: Candidate[] = scored.filter((l) => !pool.includes(l)).map((l) => ({
-    value: l.raw.url,
-    score: l.score,
-    reasons: isCandidate(l) ? [...l.reasons, 'the HTML part has a candidate, text-part links only back it up'] : l.eligible ? [...l.reasons, `score below ${LINK_THRESHOLD}`] : l.reasons,
-  }));
-  const candidates = ranked.map((l) => toCandidate(l, scored.indexOf(l)));
-  const best = ranked[0];
-  if (!best) return { answer: undefined, verdict: 'no link says verify, confirm, reset or sign in with enough evidence', candidates, rejected };
-  const margin = Math.max(3, best.score * 0.25);
-  const rival = ranked.slice(1).find((l) => l.score >= best.score - margin && !sameDestination(best, l));
-  if (rival) {
-    return {
-      answer: undefined,
-      verdict: `ambiguous: ${rival.raw.url} (score ${rival.score}) is too close to ${best.raw.url} (score ${best.score})`,
-      candidates,
-      rejected,
-    };
-  }
-  return { answer: best.raw.url, verdict: `chosen with score ${best.score}: ${best.reasons.join('; ')}`, candidates, rejected };
+export function explainVerificationLink(msg: ExtractInput, hints?: LinkHints): Explanation<LinkCandidate> {
+  return chooseLink(prepare(msg), hints).explanation;
 }
 
 /**
@@ -77,8 +177,14 @@ export function explainVerificationLink(msg: ExtractInput): Explanation<LinkCand
  * an email change. Never an unsubscribe, privacy, terms, help, social, logo or view-in-browser link.
  * Tracking wrappers are returned as they appear in the email (follow them as a user would).
  *
+ * A link is chosen when its words (anchor text, button, or the sentence around a bare URL), its URL and a
+ * one-time token single it out, or when it is the only link that is not a known other kind and the email's
+ * subject says what it is for. A token is evidence, not a requirement: `http://localhost:3000/confirm?token=abc`
+ * labelled "Confirm" is found.
+ *
+ * @param hints narrow the links before ranking, e.g. `{ urlIncludes: '/reset' }`.
  * @returns the URL, or `undefined` when there is no such link or two different links are equally likely.
  */
-export function findVerificationLink(msg: ExtractInput): string | undefined {
-  return explainVerificationLink(msg).answer;
+export function findVerificationLink(msg: ExtractInput, hints?: LinkHints): string | undefined {
+  return explainVerificationLink(msg, hints).answer;
 }

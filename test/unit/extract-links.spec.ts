@@ -141,7 +141,12 @@ test.describe('findVerificationLink', () => {
 
   test('a plain sign-in page without a token is not a magic link', () => {
     expect(findVerificationLink({ html: '<p>Someone replied. <a href="https://forum.example/login">Log in</a> to answer.</p>' })).toBeUndefined();
-    expect(findVerificationLink({ html: button('https://acme.example/forgot-password', 'Reset password') })).toBeUndefined();
+    expect(findVerificationLink({ subject: 'Your account is confirmed', html: `<p>All set.</p>${button('https://acme.example/login?next=%2Fhome', 'Log in')}` })).toBeUndefined();
+  });
+
+  test('a reset button under "if this wasn\'t you" in a password-changed notice is not followed', () => {
+    const html = `<p>Your password was changed.</p><p>If this wasn't you, reset your password right away.</p>${button('https://acme.example/forgot-password', 'Reset password')}`;
+    expect(findVerificationLink({ subject: 'Your password was changed', html })).toBeUndefined();
   });
 
   test('"this wasn\'t me" and cancel links are never followed', () => {
