@@ -32,7 +32,60 @@ interface MailSignals {
   intent: boolean;
 }
 
-function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: MailSignals): { candidate?: CodeCandidate; rejected?: Candidate } {
+/** Hints a test author can give when they know the code's shape. */
+export interface CodeHints {
+  /** The code is exactly this many digits, e.g. `{ digits: 6 }`. */
+  digits?: number;
+  /**
+   * The code matches this RegExp as a whole (as the user types it: spaces and hyphens inside removed),
+   * e.g. `{ pattern: /[A-Z0-9]{8}/ }`. Text matching it is looked for even where no code word is near.
+   */
+  pattern?: RegExp;
+}
+
+/** Checks hints given by a caller, so a typo fails at once instead of never matching. */
+export function checkCodeHints(hints: CodeHints | undefined, where = 'findCode'): CodeHints {
+  if (hints === undefined || hints === null) return {};
+  if (typeof hints !== 'object') throw new TypeError(`${where}: hints must be an object such as { digits: 6 }, got ${typeof hints}`);
+  const unknown = Object.keys(hints).filter((k) => k !== 'digits' && k !== 'pattern');
+  if (unknown.length > 0) throw new TypeError(`${where}: unknown hint ${unknown.map((k) => `"${k}"`).join(', ')}; the code hints are digits (a number) and pattern (a RegExp)`);
+  if (hints.digits !== undefined && (!Number.isInteger(hints.digits) || hints.digits < 1 || hints.digits > 12)) {
+    throw new TypeError(`${where}: digits must be a whole number from 1 to 12, got ${JSON.stringify(hints.digits)}`);
+  }
+  if (hints.pattern !== undefined && !(hints.pattern instanceof RegExp)) {
+    throw new TypeError(`${where}: pattern must be a RegExp such as /[A-Z0-9]{8}/, got ${JSON.stringify(hints.pattern)}`);
+  }
+  return hints;
+}
+
+/** Whether a value has the shape the hints ask for. */
+function fitsHints(value: string, hints: CodeHints): boolean {
+  if (hints.digits !== undefined && !new RegExp(`^\\d{${hints.digits}}$`).test(value)) return false;
+  if (hints.pattern) {
+    const whole = new RegExp(`^(?:${hints.pattern.source})$`, hints.pattern.flags.replace(/[gy]/g, ''));
+    if (!whole.test(value)) return false;
+  }
+  return true;
+}
+
+/** Text that matches the pattern hint where the scanner saw no code shape (URLs and addresses masked). */
+function patternSightings(texts: Array<[string, CodeSource]>, pattern: RegExp): CodeOccurrence[] {
+  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  const out: CodeOccurrence[] = [];
+  for (const [text, source] of texts) {
+    const masked = text.replace(/\b(?:https?:\/\/|www\.)[^\s<>"']+/gi, ' ').replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, ' ');
+    for (const m of masked.matchAll(global)) {
+      const index = m.index ?? 0;
+      const value = m[0];
+      if (value === '' || /[\p{L}\p{N}]/u.test(masked[index - 1] ?? '') || /[\p{L}\p{N}]/u.test(masked[index + value.length] ?? '')) continue;
+      out.push({ value, shown: value, source, score: 3, reasons: ['matches the pattern hint (+3)'], local: true, direct: false, lettersOnly: false });
+      if (out.length > 50) return out;
+    }
+  }
+  return out;
+}
+
+function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: MailSignals, hinted: boolean): { candidate?: CodeCandidate; rejected?: Candidate } {
   const { talksAboutCode } = mail;
   const { value, accepted, rejected } = tally;
   const vetoed = rejected.find((o) => o.veto);
@@ -76,6 +129,10 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: Mail
   }
   const promScore = prominence?.score ?? 0;
   let why: string | undefined;
+  if (hinted) {
+    reasons.push('has the shape the hint asks for');
+    return { candidate: { value, score, reasons, sources, occurrences: accepted.length + rejected.length } };
+  }
   if (score < CODE_THRESHOLD) why = `score ${score} below ${CODE_THRESHOLD}`;
   else if (!local && !talksAboutCode && !(prominence?.codeStyle && promScore >= 5)) why = 'no code word anywhere and not styled like a code';
   else if (!local && promScore < 3) why = 'no code word nearby and not shown prominently';
@@ -87,7 +144,9 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: Mail
  * Explains {@link findCode}: every code candidate ranked best first with the reasons for its score, the values that
  * were thrown out (dates, prices, phone and order numbers, …) and the verdict.
  */
-export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
+export function explainCode(msg: ExtractInput, hints?: CodeHints): Explanation<CodeCandidate> {
+  const checked = checkCodeHints(hints, 'code hints');
+  const hinted = checked.digits !== undefined || checked.pattern !== undefined;
   const message = prepare(msg);
   const texts = [message.subject, message.text, message.html?.text ?? ''];
   const booking = texts.some((t) => findWords(BOOKING_WORDS, t).length > 0);
@@ -101,16 +160,27 @@ export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
   const mail: MailSignals = { talksAboutCode: texts.some(mentionsCode) || intent, intent };
   const prominence = message.html ? prominentValues(message.html) : new Map<string, Prominence>();
 
+  if (checked.pattern) {
+    const seen = new Set(occurrences.map((o) => o.value));
+    const parts: Array<[string, CodeSource]> = [[message.subject, 'subject'], [message.text, 'text'], [message.html?.text ?? '', 'html']];
+    occurrences.push(...patternSightings(parts, checked.pattern).filter((o) => !seen.has(o.value)));
+  }
   const tallies = new Map<string, Tally>();
+  const rejected: Candidate[] = [];
   for (const occurrence of occurrences) {
+    if (hinted && !fitsHints(occurrence.value, checked)) {
+      if (!occurrence.rejected && !rejected.some((r) => r.value === occurrence.value)) {
+        rejected.push({ value: occurrence.value, score: occurrence.score, reasons: [...occurrence.reasons, `does not have the shape the hint asks for (${describeHints(checked)})`] });
+      }
+      continue;
+    }
     const tally = tallies.get(occurrence.value) ?? { value: occurrence.value, accepted: [], rejected: [] };
     (occurrence.rejected ? tally.rejected : tally.accepted).push(occurrence);
     tallies.set(occurrence.value, tally);
   }
   const candidates: CodeCandidate[] = [];
-  const rejected: Candidate[] = [];
   for (const tally of tallies.values()) {
-    const verdict = judgeValue(tally, prominence.get(tally.value), mail);
+    const verdict = judgeValue(tally, prominence.get(tally.value), mail, hinted);
     if (verdict.candidate) candidates.push(verdict.candidate);
     if (verdict.rejected) rejected.push(verdict.rejected);
   }
@@ -133,8 +203,16 @@ export function explainCode(msg: ExtractInput): Explanation<CodeCandidate> {
  * shown prominently. Spaces and hyphens inside the code are removed. Years, dates, times, prices, phone numbers,
  * order/invoice/ticket numbers, durations and postal codes are never codes.
  *
+ * With hints, only values of that shape compete, and one is answered without a code word nearby (values
+ * that are dates, prices, phone or order numbers stay out).
+ *
+ * @param hints narrow the candidates before ranking, e.g. `{ digits: 6 }` or `{ pattern: /[A-Z0-9]{8}/ }`.
  * @returns the code, or `undefined` when there is none or two different codes are equally likely.
  */
-export function findCode(msg: ExtractInput): string | undefined {
-  return explainCode(msg).answer;
+export function findCode(msg: ExtractInput, hints?: CodeHints): string | undefined {
+  return explainCode(msg, hints).answer;
+}
+
+function describeHints(hints: CodeHints): string {
+  return [hints.digits !== undefined ? `digits: ${hints.digits}` : '', hints.pattern ? `pattern: ${String(hints.pattern)}` : ''].filter(Boolean).join(', ');
 }

@@ -101,7 +101,7 @@ export interface LinkChoice {
 
 /** Chooses the verification link of a prepared message: the one shared rule behind the find and explain forms. */
 export function chooseLink(message: PreparedMessage, hints?: LinkHints): LinkChoice {
-  const { urlIncludes } = checkLinkHints(hints, 'findVerificationLink');
+  const { urlIncludes } = checkLinkHints(hints, 'link hints');
   const all = scoreLinks(message);
   const rejected: Candidate[] = [];
   let scored = all;

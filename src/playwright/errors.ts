@@ -47,7 +47,17 @@ export interface WaitTimeoutDetails {
   /** `webhook`, `poll` or `webhook+poll fallback`. */
   delivery: string;
   /** Messages seen in the window, oldest first. */
-  arrived: ReadonlyArray<{ subject: string; from: string; receivedAt: Date; matched: boolean }>;
+  arrived: ReadonlyArray<{
+    subject: string;
+    from: string;
+    receivedAt: Date;
+    matched: boolean;
+    /**
+     * For a matching message without a link or code: the extraction verdict, then the best
+     * candidates it turned down with their reasons (`https://shop.test/reset?k=9 — rejected: …`).
+     */
+    why?: readonly string[];
+  }>;
   /** Start of the window the wait looked at. */
   since?: Date;
   /** When the wait started. */
@@ -127,6 +137,9 @@ export function formatTimeoutMessage(d: WaitTimeoutDetails): string {
     shown.forEach((m, i) => {
       const mark = d.target !== 'message' && m.matched ? ` [matched, no ${d.target}]` : '';
       lines.push(`  ${i + 1}. "${m.subject}" from ${m.from || '(no sender)'} at ${formatClock(m.receivedAt)}${mark}`);
+      const [verdict, ...candidates] = m.why ?? [];
+      if (verdict) lines.push(`     why: ${verdict}`);
+      for (const candidate of candidates) lines.push(`     - ${candidate}`);
     });
     if (d.arrived.length > shown.length) lines.push(`  … and ${d.arrived.length - shown.length} more`);
   }
@@ -142,8 +155,8 @@ function hint(d: WaitTimeoutDetails, matched: number): string {
   }
   if (d.target !== 'message' && matched > 0) {
     return d.target === 'code'
-      ? 'open the message in the report (or use waitForMessage() and read message.text): codes are 4-8 digits or short alphanumerics next to a word like "code"; read it yourself with a RegExp if the mail says it differently.'
-      : 'open the message in the report (or use waitForMessage() and read message.links): links labelled unsubscribe, privacy, help or view-in-browser are never the verification link.';
+      ? 'read the reasons above, or open the message in the report: codes are 4-8 digits or short alphanumerics next to a word like "code"; pass { digits: 6 } or { pattern: /[A-Z0-9]{8}/ } when you know the code\'s shape.'
+      : 'read the reasons above, or open the message in the report (or use waitForMessage() and read message.links): links labelled unsubscribe, privacy, help or view-in-browser are never the verification link; pass { urlIncludes: \'/your-path\' } when you know the link\'s URL.';
   }
   return 'compare the match with the subjects and senders above (strings match case-insensitive substrings, `to` matches a recipient address exactly), or pass `since` if the message arrived earlier.';
 }

@@ -2,6 +2,9 @@
 // code), expectNoMessage and messages(). Each wait is a test.step, sees only messages in its
 // window (since the test started, or `since`), and times out with a MailwrightTimeoutError.
 import { test as base } from '@playwright/test';
+import createDebug from 'debug';
+import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';
+import type { CodeHints, LinkHints } from '../extract/index.js';
 import type { Mailbox } from '../protocol/index.js';
 import {
   formatClock,
@@ -10,6 +13,7 @@ import {
   MailwrightUnexpectedMessageError,
   type WaitTimeoutDetails,
 } from './errors.js';
+import { explainMiss } from './explain.js';
 import { describeMatch, matchesMessage, validateMatch, type MatchInput } from './match.js';
 import type { MailMessage } from './message.js';
 import type { AttachPolicy } from './options.js';
@@ -31,6 +35,29 @@ export interface WaitOptions {
    */
   since?: Date | number;
 }
+
+/**
+ * Options of {@link Inbox.waitForVerificationLink}: the wait's options and the extraction
+ * hints of `findVerificationLink`.
+ *
+ * @example
+ * ```ts
+ * await inbox.waitForVerificationLink({ subject: 'Reset' }, { urlIncludes: '/reset' });
+ * ```
+ */
+export interface LinkWaitOptions extends WaitOptions, LinkHints {}
+
+/**
+ * Options of {@link Inbox.waitForCode}: the wait's options and the extraction hints of
+ * `findCode`.
+ *
+ * @example
+ * ```ts
+ * await inbox.waitForCode(undefined, { digits: 6 });
+ * await inbox.waitForCode(undefined, { pattern: /[A-Z0-9]{8}/ });
+ * ```
+ */
+export interface CodeWaitOptions extends WaitOptions, CodeHints {}
 
 /** Options of {@link Inbox.expectNoMessage}. */
 export interface NoMessageOptions {
@@ -83,6 +110,25 @@ export interface InboxHost {
   readonly defaultTimeout: number;
   /** The `attach` option. */
   readonly attach: AttachPolicy;
+}
+
+const debug = createDebug('mailwright:wait');
+
+/** Splits wait options from extraction hints. */
+function splitOptions<H extends object>(options: WaitOptions & H): { wait: WaitOptions; hints: H } {
+  const { timeout, since, ...hints } = options;
+  const wait: WaitOptions = {};
+  if (timeout !== undefined) wait.timeout = timeout;
+  if (since !== undefined) wait.since = since;
+  return { wait, hints: hints as unknown as H };
+}
+
+/** The hints for a step title: ` (urlIncludes "/reset")`. */
+function describeHints(hints: object): string {
+  const parts = Object.entries(hints)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key} ${value instanceof RegExp ? String(value) : JSON.stringify(value)}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** Default `within` of {@link Inbox.expectNoMessage}, ms. */
@@ -176,19 +222,34 @@ export class Inbox {
   /**
    * Waits for the first message that satisfies `match` **and** holds a verification link
    * (as `findVerificationLink` sees it), and returns the link. Matching messages without a
-   * link are passed over; if only those arrive, the timeout error says so.
+   * link are passed over; if only those arrive, the timeout error says why for each (the
+   * candidates extraction turned down and their reasons).
+   *
+   * `options` also takes the hints of `findVerificationLink`: `{ urlIncludes: '/reset' }`
+   * (a string or RegExp) keeps only links whose URL has it, before ranking.
    */
-  async waitForVerificationLink(match?: MatchInput, options: WaitOptions = {}): Promise<string> {
-    const found = await this.#waitFor('verification link', 'waitForVerificationLink', match, options, (m) => m.verificationLink);
+  async waitForVerificationLink(match?: MatchInput, options: LinkWaitOptions = {}): Promise<string> {
+    const { wait, hints } = splitOptions<LinkHints>(options);
+    checkLinkHints(hints, 'waitForVerificationLink');
+    const hinted = Object.values(hints).some((v) => v !== undefined);
+    const extract = hinted ? (m: MailMessage) => findVerificationLink(m.raw, hints) : (m: MailMessage) => m.verificationLink;
+    const found = await this.#waitFor('verification link', 'waitForVerificationLink', match, wait, extract, hints);
     return found.value;
   }
 
   /**
    * Waits for the first message that satisfies `match` **and** shows a one-time code (as
    * `findCode` sees it), and returns the code.
+   *
+   * `options` also takes the hints of `findCode`: `{ digits: 6 }` or `{ pattern: /[A-Z0-9]{8}/ }`
+   * keep only codes of that shape, before ranking.
    */
-  async waitForCode(match?: MatchInput, options: WaitOptions = {}): Promise<string> {
-    const found = await this.#waitFor('code', 'waitForCode', match, options, (m) => m.code);
+  async waitForCode(match?: MatchInput, options: CodeWaitOptions = {}): Promise<string> {
+    const { wait, hints } = splitOptions<CodeHints>(options);
+    checkCodeHints(hints, 'waitForCode');
+    const hinted = Object.values(hints).some((v) => v !== undefined);
+    const extract = hinted ? (m: MailMessage) => findCode(m.raw, hints) : (m: MailMessage) => m.code;
+    const found = await this.#waitFor('code', 'waitForCode', match, wait, extract, hints);
     return found.value;
   }
 
@@ -274,29 +335,38 @@ export class Inbox {
     return value;
   }
 
-  async #waitFor<T>(target: Target, method: string, match: MatchInput | undefined, options: WaitOptions, extract: (m: MailMessage) => T | undefined) {
+  async #waitFor<T>(target: Target, method: string, match: MatchInput | undefined, options: WaitOptions, extract: (m: MailMessage) => T | undefined, hints: LinkHints | CodeHints = {}) {
     const valid = validateMatch(match, method);
     const timeout = this.#timeout(options.timeout);
     const since = this.#since(options.since);
     const description = describeMatch(valid);
     this.#touch();
-    const title = `wait for ${target} to ${this.address}${description === 'any message' ? '' : ` matching ${description}`}`;
+    const title = `wait for ${target} to ${this.address}${description === 'any message' ? '' : ` matching ${description}`}${describeHints(hints)}`;
     return step(title, async () => {
       const startedAt = new Date();
-      const result = await this.#race(valid, extract, timeout, since, true);
+      // Say at once when a matching message holds no answer, instead of waiting out the timeout in silence.
+      const onMiss = target === 'message' ? undefined : (message: MailMessage) => {
+        const why = explainMiss(target, message, hints);
+        debug('%s: "%s" matches but has no %s (%s); still waiting', this.address, message.subject, target, why[0]);
+      };
+      const result = await this.#race(valid, extract, timeout, since, true, onMiss);
       if (result.found) return result;
-      throw this.#timeoutError(target, result, valid, timeout, since, startedAt);
+      throw this.#timeoutError(target, result, valid, timeout, since, startedAt, hints);
     });
   }
 
-  #timeoutError(target: Target, result: RaceResult<unknown> & { found: false }, match: MatchInput | undefined, timeout: number, since: number | undefined, startedAt: Date) {
+  #timeoutError(target: Target, result: RaceResult<unknown> & { found: false }, match: MatchInput | undefined, timeout: number, since: number | undefined, startedAt: Date, hints: LinkHints | CodeHints = {}) {
     const details: WaitTimeoutDetails = {
       address: this.address,
       match: describeMatch(match),
       target,
       timeout,
       delivery: result.delivery,
-      arrived: result.arrived.map((m) => ({ subject: m.subject, from: m.fromDisplay, receivedAt: m.receivedAt, matched: result.matched.has(m.id) })),
+      arrived: result.arrived.map((m) => {
+        const matched = result.matched.has(m.id);
+        const entry: WaitTimeoutDetails['arrived'][number] = { subject: m.subject, from: m.fromDisplay, receivedAt: m.receivedAt, matched };
+        return matched && target !== 'message' ? { ...entry, why: explainMiss(target, m, hints) } : entry;
+      }),
       startedAt,
     };
     if (since !== undefined) details.since = new Date(since);
@@ -312,9 +382,17 @@ export class Inbox {
    * the mailbox from the API once (bounded), so a delivery still in flight is not missed and
    * the "what arrived" list is complete.
    */
-  #race<T>(match: MatchInput | undefined, extract: (m: MailMessage) => T | undefined, timeout: number, since: number | undefined, finalCheck: boolean): Promise<RaceResult<T>> {
+  #race<T>(
+    match: MatchInput | undefined,
+    extract: (m: MailMessage) => T | undefined,
+    timeout: number,
+    since: number | undefined,
+    finalCheck: boolean,
+    onMiss?: (message: MailMessage) => void,
+  ): Promise<RaceResult<T>> {
     const host = this.#host;
     const matched = new Set<string>();
+    const missed = new Set<string>();
     return new Promise<RaceResult<T>>((resolve, reject) => {
       let settled = false;
       let subscription: InboxSubscription | undefined;
@@ -339,7 +417,13 @@ export class Inbox {
           finish(() => reject(error));
           return;
         }
-        if (value === undefined) return;
+        if (value === undefined) {
+          if (onMiss && !missed.has(message.id)) {
+            missed.add(message.id);
+            onMiss(message);
+          }
+          return;
+        }
         const found = value;
         finish(() => resolve({ found: true, message, value: found }));
       };

@@ -44,7 +44,15 @@ export {
 } from './fixtures.js';
 export { mailwrightMatchers, type ToHaveMessageCountOptions, type ToReceiveOptions } from './matchers.js';
 export { MailHub, type ActiveDelivery, type CreateInboxOptions, type HubStats } from './hub.js';
-export { Inbox, DEFAULT_NO_MESSAGE_WITHIN, type MessagesOptions, type NoMessageOptions, type WaitOptions } from './inbox.js';
+export {
+  Inbox,
+  DEFAULT_NO_MESSAGE_WITHIN,
+  type CodeWaitOptions,
+  type LinkWaitOptions,
+  type MessagesOptions,
+  type NoMessageOptions,
+  type WaitOptions,
+} from './inbox.js';
 export { MailMessage, type MessageLink } from './message.js';
 export { describeMatch, matchesMessage, type MatchInput, type MessageMatch, type TextMatcher } from './match.js';
 export { DEFAULT_OPTIONS, resolveMailOptions, type AttachPolicy, type DeliveryMode, type MailwrightOptions, type ResolvedMailOptions } from './options.js';

@@ -10,7 +10,7 @@ for (const delivery of ['auto', 'webhook', 'poll'] as const) {
     test.setTimeout(180_000);
     await using service = await startService();
     const run = await runInner({ service, files: ['delivery.inner.ts'], workers: 3, env: { MW_DELIVERY: delivery } });
-    expect(run.tests.length, run.stdout + run.stderr).toBe(8);
+    expect(run.tests.length, run.stdout + run.stderr).toBe(9);
     expect(failures(run)).toBe('');
     expect(run.exitCode).toBe(0);
     const expected = delivery === 'poll' ? 'poll' : 'webhook';

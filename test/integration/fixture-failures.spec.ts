@@ -18,7 +18,7 @@ test('failed waits explain themselves and attach the mail that did arrive', asyn
   await using service = await startService();
   const run = await runInner({ service, files: ['failures.inner.ts', 'attach-always.inner.ts'], workers: 2 });
   expect(run.exitCode).toBe(1);
-  expect(run.tests).toHaveLength(6);
+  expect(run.tests).toHaveLength(7);
 
   const timeout = run.get('wait times out listing what arrived');
   const address = annotation(timeout, 'address')!;
@@ -44,7 +44,15 @@ test('failed waits explain themselves and attach the mail that did arrive', asyn
   expect(codeText).toContain('1 matched but no code was found in it:');
   expect(codeText).toContain('"Your code" from Demo App <noreply@app.test>');
   expect(codeText).toContain('[matched, no code]');
-  expect(codeText).toContain('Hint: open the message in the report');
+  expect(codeText).toContain('     why: no code found');
+  expect(codeText).toContain('Hint: read the reasons above, or open the message in the report');
+
+  const link = run.get('link wait times out naming the candidates it turned down');
+  const linkText = link.errors.join('\n');
+  expect(linkText).toContain('[matched, no verification link]');
+  expect(linkText).toContain('     why: ambiguous: http://staging.app.test/confirm?token=abc (score 10) is too close to http://localhost:3000/confirm?token=abc (score 10)');
+  expect(linkText).toContain('     - http://localhost:3000/confirm?token=abc — candidate, score 10:');
+  expect(linkText).toContain('     - http://staging.app.test/confirm?token=abc — candidate, score 10:');
   expect(code.steps).toContain(`wait for code to ${annotation(code, 'address')} matching subject ~ "code"`);
 
   const nothing = run.get('wait times out when nothing arrived');

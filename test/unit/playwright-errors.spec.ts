@@ -64,7 +64,26 @@ test('a code wait says the matching messages held no code', () => {
   expect(error.message).toContain('1 message arrived since the inbox was created; 1 matched but no code was found in it:');
   expect(error.message).toContain('"Hello" from a@app.test at 03:04:06.000 [matched, no code]');
   expect(error.message).toContain('Last delivery error: polling failed: MW_ERR_CONNECTION: refused.');
-  expect(error.message).toMatch(/Hint: open the message in the report/);
+  expect(error.message).toMatch(/Hint: read the reasons above, or open the message in the report/);
+});
+
+test('a link wait lists, per matching message, the verdict and the candidates extraction turned down', () => {
+  const error = new MailwrightTimeoutError({
+    ...base,
+    target: 'verification link',
+    arrived: [{
+      subject: 'Reset your password',
+      from: 'shop@shop.test',
+      receivedAt: new Date(2026, 0, 2, 3, 4, 6, 0),
+      matched: true,
+      why: ['no link says verify, confirm, reset or sign in with enough evidence', 'https://shop.test/unsubscribe?k=9 — rejected: unsubscribe links are never the verification link'],
+    }],
+  });
+  const lines = error.message.split('\n');
+  const entry = lines.findIndex((l) => l.includes('"Reset your password" from shop@shop.test'));
+  expect(lines[entry + 1]).toBe('     why: no link says verify, confirm, reset or sign in with enough evidence');
+  expect(lines[entry + 2]).toBe('     - https://shop.test/unsubscribe?k=9 — rejected: unsubscribe links are never the verification link');
+  expect(error.message).toContain("pass { urlIncludes: '/your-path' } when you know the link's URL");
 });
 
 test('long lists are cut after ten', () => {
