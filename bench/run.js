@@ -5,11 +5,14 @@
 //     long-poll and webhook push vs the fixed-interval polling loops other clients use.
 //  2. Ingestion: SMTP messages/s stored durably by mailwright vs a bare smtp-server that
 //     discards them (the floor cost of the SMTP library on this machine).
+//  3. Extraction: time per message and right/wrong answers over the sample corpus, beside
+//     the hand-written regexes a test author would use (bench/extract.js).
 import { createServer } from 'node:http';
 import { SMTPServer } from 'smtp-server';
 import nodemailer from 'nodemailer';
 import { startServer } from '../dist/server/index.js';
 import { verifyWebhook } from '../dist/protocol/index.js';
+import { extraction } from './extract.js';
 
 const KEY = 'mw_bench_key_0123456789';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -152,4 +155,5 @@ async function ingestion() {
 }
 
 await arrival();
+await extraction();
 await ingestion();

@@ -56,7 +56,7 @@ function gapType(s: string): Gap {
 }
 
 /** Replaces URLs and email addresses with spaces (same length), so nothing inside them is read as a code. */
-function mask(text: string): string {
+export function mask(text: string): string {
   const blank = (m: string): string => ' '.repeat(m.length);
   return text
     .replace(/\b(?:https?:\/\/|www\.)[^\s<>"']+/gi, blank)

@@ -1,7 +1,7 @@
 // Owns choosing the one-time code of an email from all sightings, or none when there is none or two compete.
 import { prominentValues } from './code-prominence.js';
 import type { Prominence } from './code-prominence.js';
-import { scanForCodes } from './code-scan.js';
+import { mask, scanForCodes } from './code-scan.js';
 import type { CodeOccurrence, CodeSource } from './code-scan.js';
 import { prepare } from './message.js';
 import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
@@ -73,7 +73,7 @@ function patternSightings(texts: Array<[string, CodeSource]>, pattern: RegExp): 
   const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   const out: CodeOccurrence[] = [];
   for (const [text, source] of texts) {
-    const masked = text.replace(/\b(?:https?:\/\/|www\.)[^\s<>"']+/gi, ' ').replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, ' ');
+    const masked = mask(text);
     for (const m of masked.matchAll(global)) {
       const index = m.index ?? 0;
       const value = m[0];

@@ -39,6 +39,8 @@ export interface ScoredLink {
   reasons: string[];
   /** The action the link performs, when one was recognised. */
   action?: Action;
+  /** Whether words (anchor text, the sentence around it) name the action, not only the URL. */
+  saidInWords?: boolean;
 }
 
 /** Phrases that use a reset or sign-in word for something else ("View recovery codes"). */
@@ -103,9 +105,11 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   const reasons = [...kind.reasons];
   const { evidence } = raw;
   let plausible = true;
+  let saidInWords = false;
   const done = (eligible: boolean, score: number, action?: Action): ScoredLink => {
     const link: ScoredLink = { raw, kind, eligible, plausible: plausible && score >= 0, score, reasons };
     if (action) link.action = action;
+    if (saidInWords) link.saidInWords = true;
     return link;
   };
 
@@ -229,6 +233,7 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
     return done(false, score);
   }
   const action = textAction ?? contextAction ?? urlFound?.action;
+  saidInWords = textAction !== undefined || contextAction !== undefined;
   if (!action) {
     reasons.push('nothing says verify, confirm, reset or sign in');
     return done(false, score);
@@ -249,10 +254,15 @@ const DATED_PATH = /\/(19|20)\d\d\/((0?[1-9]|1[0-2])\/|(.+\/)?[\p{L}\d]+(-[\p{L}
 /** Past-tense notices: the subject says it was done, not that the reader should do it. */
 const DONE_NOTICE = /\b(verified|confirmed|activated|approved|changed|updated|succeeded|successful(ly)?|completed|was reset|been reset|new (sign|log)[- ]?in|signed in|logged in)\b/i;
 
+const CONFIRMATION_NOUN = /^(confirmation|confirmación|confirmação|conferma|bestätigung|bevestiging|potwierdzenie|подтверждение)$/i;
+const ACCOUNT_WORDS = /e-?mail|address|account|registration|sign[- ]?up|subscription|adresse|konto|cuenta|conta|compte|indirizzo|registrierung|anmeldung|аккаунт|почт/i;
+
 /** What the subject asks the reader to do, if anything. */
 export function mailIntent(subject: string): MailIntent {
   const login = hasWord(LOGIN_ACTION, subject) || /magic|sign[- ]?in|log[- ]?in/i.test(subject);
-  const found = DONE_NOTICE.test(subject) || hasWord(NEGATIVE_ACTION, subject) ? undefined : actionOf(subject);
+  let found = DONE_NOTICE.test(subject) || hasWord(NEGATIVE_ACTION, subject) ? undefined : actionOf(subject);
+  // "Booking confirmation", "Order confirmation": the noun confirms a purchase unless an address or account is named.
+  if (found && CONFIRMATION_NOUN.test(found.word) && !ACCOUNT_WORDS.test(subject)) found = undefined;
   return found ? { action: found.action, login } : { login };
 }
 

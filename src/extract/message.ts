@@ -14,8 +14,19 @@ export interface PreparedMessage {
   html?: HtmlDocument;
 }
 
-/** Normalises the parts of `msg` and parses its HTML. */
+/** The last preparation of each input object, reused while its parts are unchanged (find link, then find code). */
+const prepared = new WeakMap<ExtractInput, { subject: unknown; text: unknown; html: unknown; message: PreparedMessage }>();
+
+/** Normalises the parts of `msg` and parses its HTML; the same unchanged object is prepared once. */
 export function prepare(msg: ExtractInput): PreparedMessage {
+  const cached = prepared.get(msg);
+  if (cached && cached.subject === msg.subject && cached.text === msg.text && cached.html === msg.html) return cached.message;
+  const message = prepareOnce(msg);
+  prepared.set(msg, { subject: msg.subject, text: msg.text, html: msg.html, message });
+  return message;
+}
+
+function prepareOnce(msg: ExtractInput): PreparedMessage {
   const subject = normalizeText(msg.subject ?? '').replace(/\s+/g, ' ').trim();
   const text = normalizeText(msg.text ?? '').replace(/[ \t]+\n/g, '\n');
   const rawHtml = msg.html ?? '';

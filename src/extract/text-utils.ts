@@ -20,11 +20,14 @@ export function normalizeText(input: string): string {
     .replace(/[\u2010-\u2015\u2212]/g, '-');
 }
 
+const LATIN_ACCENTED = /[\u00C0-\u024F]/;
+
 /**
  * Folds accents on Latin letters one character at a time (`é` → `e`), so the result has the same
  * length as the input and indexes still line up. Other scripts are left alone.
  */
 export function foldLatin(input: string): string {
+  if (!LATIN_ACCENTED.test(input)) return input;
   let out = '';
   for (const ch of input) {
     const code = ch.codePointAt(0) ?? 0;
@@ -122,12 +125,21 @@ export function findWords(pattern: RegExp, text: string): WordHit[] {
   return hits;
 }
 
+/** The first match of `pattern` in `text`, without looking for the rest. */
+function firstHit(pattern: RegExp, text: string): WordHit | undefined {
+  pattern.lastIndex = 0;
+  const m = pattern.exec(foldLatin(text));
+  pattern.lastIndex = 0;
+  if (!m) return undefined;
+  return { word: text.slice(m.index, m.index + m[0].length), index: m.index, end: m.index + m[0].length };
+}
+
 /** Whether `text` contains any word of `pattern`. */
 export function hasWord(pattern: RegExp, text: string): boolean {
-  return findWords(pattern, text).length > 0;
+  return firstHit(pattern, text) !== undefined;
 }
 
 /** The first word of `pattern` found in `text`, if any. */
 export function firstWord(pattern: RegExp, text: string): string | undefined {
-  return findWords(pattern, text)[0]?.word;
+  return firstHit(pattern, text)?.word;
 }

@@ -132,8 +132,10 @@ export function chooseLink(message: PreparedMessage, hints?: LinkHints): LinkCho
     const only = groups.length === 1 ? groups[0]?.reduce((a, b) => (b.score > a.score ? b : a)) : undefined;
     const intent = mailIntent(message.subject);
     const name = (action: string): string => (action === 'login' ? 'sign in' : action);
-    const why = only?.action
-      ? `its own words or URL say ${name(only.action)}`
+    // A sign-in word in the URL alone (accept, join, callback) is too weak to answer on.
+    const own = only?.action && (only.saidInWords || only.action !== 'login') ? only.action : undefined;
+    const why = own
+      ? `its own words or URL say ${name(own)}`
       : intent.action
         ? `the subject asks to ${name(intent.action)}`
         : urlIncludes !== undefined ? `it is the only link whose URL includes ${String(urlIncludes)}` : undefined;

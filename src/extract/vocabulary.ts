@@ -53,6 +53,7 @@ export const RESET_ACTION = wordRegExp([
 /** Sign-in actions. Weaker: a plain "Log in" link to a login page is not a one-time link. */
 export const LOGIN_ACTION = wordRegExp([
   'sign in', 'sign-in', 'signin', 'log in', 'log-in', 'login', 'log me in', 'sign me in', 'magic', 'one-click login',
+  'accept invitation', 'accept invite', 'accept the invitation', 'accept your invitation', 'join the team', 'join team',
   'anmelden', 'einloggen', 'jetzt anmelden', 'se connecter', 'connectez-vous', 'connexion', 'iniciar sesión',
   'inicia sesión', 'acceder', 'accede', 'entrar', 'fazer login', 'accedi', 'inloggen', 'log in', 'aanmelden',
   'zaloguj*', 'logowanie', 'войти', 'вход', 'увійти', 'logga in', 'log ind', 'logg inn', 'kirjaudu', 'přihlásit',
@@ -61,8 +62,7 @@ export const LOGIN_ACTION = wordRegExp([
 
 /** Vague call-to-action words that only count together with other evidence. */
 export const WEAK_ACTION = wordRegExp([
-  'continue', 'get started', 'click here', 'here', 'open', 'go', 'go to', 'this link', 'accept invitation',
-  'accept invite', 'accept the invitation', 'accept', 'join', 'join the team', 'join team', 'yes', "that's me",
+  'continue', 'get started', 'click here', 'here', 'open', 'go', 'go to', 'this link', 'accept', 'join', 'yes', "that's me",
   'this is me', "let's go", 'start', 'finish', 'complete', 'next', 'link', 'button', 'weiter', 'hier', 'continuer', 'ici', 'continuar', 'aquí',
   'aqui', 'continua', 'qui', 'doorgaan', 'hier klikken', 'dalej', 'tutaj', 'продолжить', 'здесь', 'こちら', '点击',
   '继续', '계속',
