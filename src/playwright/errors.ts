@@ -19,6 +19,8 @@ export const FIXTURE_ERROR_CODES = {
   mailboxGone: 'MW_ERR_MAILBOX_GONE',
   /** The worker's hub was closed while a wait was pending, or used after closing. */
   hubClosed: 'MW_ERR_HUB_CLOSED',
+  /** A wait or matcher was still pending when the test body ended: a missing `await`. */
+  notAwaited: 'MW_ERR_NOT_AWAITED',
 } as const;
 
 /** One of {@link FIXTURE_ERROR_CODES}. */
@@ -66,6 +68,8 @@ export interface WaitTimeoutDetails {
   lastError?: string;
   /** The messages could not be listed from the API at timeout; the list holds what the hub saw. */
   listIncomplete?: string;
+  /** Where the spec called the wait: `signup.spec.ts:12`. */
+  site?: string;
 }
 
 /**
@@ -122,7 +126,7 @@ function what(target: WaitTimeoutDetails['target']): string {
 export function formatTimeoutMessage(d: WaitTimeoutDetails): string {
   const lines: string[] = [];
   const matchText = d.match === 'any message' ? '' : ` matching ${d.match}`;
-  lines.push(`${what(d.target)} arrived at ${d.address}${matchText} within ${formatDuration(d.timeout)} (delivery: ${d.delivery}).`);
+  lines.push(`${what(d.target)} arrived at ${d.address}${matchText} within ${formatDuration(d.timeout)} (delivery: ${d.delivery}).${d.site ? ` Waited at ${d.site}.` : ''}`);
   const window = d.since ? `since ${formatClock(d.since)}` : 'since the inbox was created';
   const matched = d.arrived.filter((m) => m.matched);
   if (d.arrived.length === 0) {
@@ -159,4 +163,36 @@ function hint(d: WaitTimeoutDetails, matched: number): string {
       : 'read the reasons above, or open the message in the report (or use waitForMessage() and read message.links): links labelled unsubscribe, privacy, help or view-in-browser are never the verification link; pass { urlIncludes: \'/your-path\' } when you know the link\'s URL.';
   }
   return 'compare the match with the subjects and senders above (strings match case-insensitive substrings, `to` matches a recipient address exactly), or pass `since` if the message arrived earlier.';
+}
+
+/** What {@link MailwrightNotAwaitedError} reports: one entry per forgotten call. */
+export interface ForgottenCall {
+  /** `inbox.waitForMessage()`, `expect(inbox).toReceive()`. */
+  call: string;
+  /** `signup.spec.ts:12`, when known. */
+  where?: string;
+  /** The stack frame of the call, when known. */
+  frame?: string;
+}
+
+/**
+ * A test ended while a wait or matcher it started was still pending: its `await` is missing,
+ * so it checked nothing. The test fails instead of passing silently.
+ */
+export class MailwrightNotAwaitedError extends MailwrightFixtureError {
+  /** The calls that were not awaited. */
+  readonly calls: readonly ForgottenCall[];
+
+  constructor(calls: readonly ForgottenCall[]) {
+    const named = calls.map((c) => `\`${c.call}\` was not awaited${c.where ? ` (${c.where})` : ''}`);
+    super(
+      FIXTURE_ERROR_CODES.notAwaited,
+      `${named.join('; ')}. The test ended while ${calls.length === 1 ? 'it was' : 'they were'} still waiting, so ${calls.length === 1 ? 'it' : 'they'} checked nothing. ` +
+        `Put \`await\` before ${calls.length === 1 ? 'it' : 'each'}: \`await ${calls[0]?.call.replace(/\(\)$/, '(…)') ?? 'inbox.waitForMessage(…)'}\`.`,
+    );
+    this.name = 'MailwrightNotAwaitedError';
+    this.calls = calls;
+    const frames = calls.map((c) => c.frame).filter((f): f is string => f !== undefined);
+    if (frames.length > 0) this.stack = `${this.name}: ${this.message}\n${frames.map((f) => `    ${f}`).join('\n')}`;
+  }
 }

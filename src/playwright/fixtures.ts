@@ -4,6 +4,7 @@
 import { test as base, type Fixtures, type TestInfo } from '@playwright/test';
 import createDebug from 'debug';
 import { attachMessages, shouldAttach } from './attachments.js';
+import { MailwrightNotAwaitedError } from './errors.js';
 import { MailHub } from './hub.js';
 import type { Inbox } from './inbox.js';
 import { resolveMailOptions, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
@@ -91,7 +92,12 @@ export function defineMailFixtures(
         const scope = beginTestScope(testInfo);
         try {
           await use();
+          // Still pending when the body ended: an `await` is missing. Fail rather than pass having checked nothing.
+          const forgotten = [...scope.pending].map(({ call, site }) => ({ call, ...(site ? { where: site.where, frame: site.frame } : {}) }));
           await attachReceived(testInfo, scope);
+          if (forgotten.length > 0 && testInfo.status === testInfo.expectedStatus && testInfo.status === 'passed') {
+            throw new MailwrightNotAwaitedError(forgotten);
+          }
         } finally {
           endTestScope(scope);
         }

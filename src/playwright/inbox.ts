@@ -17,7 +17,8 @@ import { explainMiss } from './explain.js';
 import { describeMatch, matchesMessage, validateMatch, type MatchInput } from './match.js';
 import type { MailMessage } from './message.js';
 import type { AttachPolicy } from './options.js';
-import { currentTestScope } from './test-scope.js';
+import type { CallSite } from './call-site.js';
+import { currentTestScope, trackPending } from './test-scope.js';
 
 /** Options of the waits. */
 export interface WaitOptions {
@@ -160,10 +161,10 @@ function inTest(): boolean {
   }
 }
 
-/** Runs `body` as a boxed test.step when a test is running, plainly otherwise. */
-async function step<T>(title: string, body: () => Promise<T>): Promise<T> {
+/** Runs `body` as a boxed test.step at the user's call site when a test is running, plainly otherwise. */
+async function step<T>(title: string, body: () => Promise<T>, site: CallSite | undefined): Promise<T> {
   if (!inTest()) return body();
-  return base.step(title, body, { box: true });
+  return base.step(title, body, site ? { box: true, location: site.location } : { box: true });
 }
 
 /** Symbol-keyed access for the matchers; not public API. */
@@ -214,9 +215,11 @@ export class Inbox {
    * Waits for the first message in the window that satisfies `match`.
    * @throws {MailwrightTimeoutError} `MW_ERR_WAIT_TIMEOUT` naming the address, match, timeout, delivery mode and what did arrive.
    */
-  async waitForMessage(match?: MatchInput, options: WaitOptions = {}): Promise<MailMessage> {
-    const found = await this.#waitFor('message', 'waitForMessage', match, options, () => true);
-    return found.message;
+  waitForMessage(match?: MatchInput, options: WaitOptions = {}): Promise<MailMessage> {
+    return trackPending('inbox.waitForMessage()', async (site) => {
+      const found = await this.#waitFor('message', 'waitForMessage', match, options, () => true, {}, site);
+      return found.message;
+    });
   }
 
   /**
@@ -228,13 +231,15 @@ export class Inbox {
    * `options` also takes the hints of `findVerificationLink`: `{ urlIncludes: '/reset' }`
    * (a string or RegExp) keeps only links whose URL has it, before ranking.
    */
-  async waitForVerificationLink(match?: MatchInput, options: LinkWaitOptions = {}): Promise<string> {
-    const { wait, hints } = splitOptions<LinkHints>(options);
-    checkLinkHints(hints, 'waitForVerificationLink');
-    const hinted = Object.values(hints).some((v) => v !== undefined);
-    const extract = hinted ? (m: MailMessage) => findVerificationLink(m.raw, hints) : (m: MailMessage) => m.verificationLink;
-    const found = await this.#waitFor('verification link', 'waitForVerificationLink', match, wait, extract, hints);
-    return found.value;
+  waitForVerificationLink(match?: MatchInput, options: LinkWaitOptions = {}): Promise<string> {
+    return trackPending('inbox.waitForVerificationLink()', async (site) => {
+      const { wait, hints } = splitOptions<LinkHints>(options);
+      checkLinkHints(hints, 'waitForVerificationLink');
+      const hinted = Object.values(hints).some((v) => v !== undefined);
+      const extract = hinted ? (m: MailMessage) => findVerificationLink(m.raw, hints) : (m: MailMessage) => m.verificationLink;
+      const found = await this.#waitFor('verification link', 'waitForVerificationLink', match, wait, extract, hints, site);
+      return found.value;
+    });
   }
 
   /**
@@ -244,13 +249,15 @@ export class Inbox {
    * `options` also takes the hints of `findCode`: `{ digits: 6 }` or `{ pattern: /[A-Z0-9]{8}/ }`
    * keep only codes of that shape, before ranking.
    */
-  async waitForCode(match?: MatchInput, options: CodeWaitOptions = {}): Promise<string> {
-    const { wait, hints } = splitOptions<CodeHints>(options);
-    checkCodeHints(hints, 'waitForCode');
-    const hinted = Object.values(hints).some((v) => v !== undefined);
-    const extract = hinted ? (m: MailMessage) => findCode(m.raw, hints) : (m: MailMessage) => m.code;
-    const found = await this.#waitFor('code', 'waitForCode', match, wait, extract, hints);
-    return found.value;
+  waitForCode(match?: MatchInput, options: CodeWaitOptions = {}): Promise<string> {
+    return trackPending('inbox.waitForCode()', async (site) => {
+      const { wait, hints } = splitOptions<CodeHints>(options);
+      checkCodeHints(hints, 'waitForCode');
+      const hinted = Object.values(hints).some((v) => v !== undefined);
+      const extract = hinted ? (m: MailMessage) => findCode(m.raw, hints) : (m: MailMessage) => m.code;
+      const found = await this.#waitFor('code', 'waitForCode', match, wait, extract, hints, site);
+      return found.value;
+    });
   }
 
   /**
@@ -258,7 +265,11 @@ export class Inbox {
    * (one already in the window counts).
    * @throws {MailwrightUnexpectedMessageError} `MW_ERR_UNEXPECTED_MESSAGE`
    */
-  async expectNoMessage(match?: MatchInput, options: NoMessageOptions = {}): Promise<void> {
+  expectNoMessage(match?: MatchInput, options: NoMessageOptions = {}): Promise<void> {
+    return trackPending('inbox.expectNoMessage()', (site) => this.#expectNoMessage(match, options, site));
+  }
+
+  async #expectNoMessage(match: MatchInput | undefined, options: NoMessageOptions, site: CallSite | undefined): Promise<void> {
     const valid = validateMatch(match, 'expectNoMessage');
     const within = options.within ?? DEFAULT_NO_MESSAGE_WITHIN;
     const since = this.#since(options.since);
@@ -272,7 +283,7 @@ export class Inbox {
             `"${result.message.subject}" from ${result.message.from || '(no sender)'} at ${formatClock(result.message.receivedAt)}.`,
         );
       }
-    });
+    }, site);
   }
 
   /**
@@ -335,7 +346,15 @@ export class Inbox {
     return value;
   }
 
-  async #waitFor<T>(target: Target, method: string, match: MatchInput | undefined, options: WaitOptions, extract: (m: MailMessage) => T | undefined, hints: LinkHints | CodeHints = {}) {
+  async #waitFor<T>(
+    target: Target,
+    method: string,
+    match: MatchInput | undefined,
+    options: WaitOptions,
+    extract: (m: MailMessage) => T | undefined,
+    hints: LinkHints | CodeHints,
+    site: CallSite | undefined,
+  ) {
     const valid = validateMatch(match, method);
     const timeout = this.#timeout(options.timeout);
     const since = this.#since(options.since);
@@ -351,11 +370,20 @@ export class Inbox {
       };
       const result = await this.#race(valid, extract, timeout, since, true, onMiss);
       if (result.found) return result;
-      throw this.#timeoutError(target, result, valid, timeout, since, startedAt, hints);
-    });
+      throw this.#timeoutError(target, result, valid, timeout, since, startedAt, hints, site);
+    }, site);
   }
 
-  #timeoutError(target: Target, result: RaceResult<unknown> & { found: false }, match: MatchInput | undefined, timeout: number, since: number | undefined, startedAt: Date, hints: LinkHints | CodeHints = {}) {
+  #timeoutError(
+    target: Target,
+    result: RaceResult<unknown> & { found: false },
+    match: MatchInput | undefined,
+    timeout: number,
+    since: number | undefined,
+    startedAt: Date,
+    hints: LinkHints | CodeHints = {},
+    site?: CallSite,
+  ) {
     const details: WaitTimeoutDetails = {
       address: this.address,
       match: describeMatch(match),
@@ -373,7 +401,11 @@ export class Inbox {
     const lastError = this.#host.lastError;
     if (lastError) details.lastError = lastError;
     if (result.listIncomplete) details.listIncomplete = result.listIncomplete;
-    return new MailwrightTimeoutError(details);
+    if (site) details.site = site.where;
+    const error = new MailwrightTimeoutError(details);
+    // Point the stack at the spec line that waited, as Playwright's own errors do.
+    if (site) error.stack = `${error.name}: ${error.message}\n    ${site.frame}`;
+    return error;
   }
 
   /**

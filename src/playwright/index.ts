@@ -59,9 +59,11 @@ export { DEFAULT_OPTIONS, resolveMailOptions, type AttachPolicy, type DeliveryMo
 export {
   FIXTURE_ERROR_CODES,
   MailwrightFixtureError,
+  MailwrightNotAwaitedError,
   MailwrightTimeoutError,
   MailwrightUnexpectedMessageError,
   type FixtureErrorCode,
+  type ForgottenCall,
   type WaitTimeoutDetails,
 } from './errors.js';
 export { DEFAULT_PLAYWRIGHT_API_KEY, mailwrightServer, type MailwrightServerOptions, type WebServerEntry } from './config.js';

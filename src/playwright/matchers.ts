@@ -4,6 +4,7 @@ import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
 import { formatClock, formatDuration, MailwrightTimeoutError } from './errors.js';
 import { Inbox, INBOX_INTERNALS } from './inbox.js';
 import { describeMatch, validateMatch, type MatchInput } from './match.js';
+import { trackPending } from './test-scope.js';
 
 /** Options of `toReceive`. */
 export interface ToReceiveOptions {
@@ -48,28 +49,8 @@ export const mailwrightMatchers = {
    * Passes when a message matching `match` arrives (or already arrived in the test)
    * within the timeout. With `.not`, passes when none does within the timeout.
    */
-  async toReceive(this: ExpectMatcherState, received: Inbox, match?: MatchInput, options: ToReceiveOptions = {}): Promise<MatcherReturnType> {
-    const inbox = assertInbox(received, 'toReceive');
-    const valid = validateMatch(match, 'toReceive');
-    const internals = inbox[INBOX_INTERNALS];
-    const timeout = options.timeout ?? (this.isNot ? this.timeout : internals.defaultTimeout());
-    const startedAt = new Date();
-    const result = await internals.race(valid, () => true, timeout, options.since, true);
-    const hint = this.utils.matcherHint('toReceive', 'inbox', describeMatch(valid), { isNot: this.isNot, promise: this.promise });
-    if (result.found) {
-      const m = result.message;
-      return {
-        pass: true,
-        name: 'toReceive',
-        expected: describeMatch(valid),
-        actual: m.subject,
-        message: () =>
-          `${hint}\n\n${inbox.address} received a message matching ${describeMatch(valid)} although none was expected within ${formatDuration(timeout)}:\n` +
-          `  "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`,
-      };
-    }
-    const error: MailwrightTimeoutError = internals.timeoutError(result, valid, timeout, options.since, startedAt);
-    return { pass: false, name: 'toReceive', expected: describeMatch(valid), message: () => `${hint}\n\n${error.message}` };
+  toReceive(this: ExpectMatcherState, received: Inbox, match?: MatchInput, options: ToReceiveOptions = {}): Promise<MatcherReturnType> {
+    return trackPending(`expect(inbox)${this.isNot ? '.not' : ''}.toReceive()`, () => toReceive.call(this, received, match, options));
   },
 
   /**
@@ -77,30 +58,58 @@ export const mailwrightMatchers = {
    * driven, up to the timeout) while there are fewer; more fails at once. With `.not`, the
    * count is checked once.
    */
-  async toHaveMessageCount(this: ExpectMatcherState, received: Inbox, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
-    const inbox = assertInbox(received, 'toHaveMessageCount');
-    if (!Number.isInteger(expected) || expected < 0) throw new TypeError(`toHaveMessageCount(n) needs a whole number ≥ 0, got ${String(expected)}`);
-    const internals = inbox[INBOX_INTERNALS];
-    const timeout = options.timeout ?? this.timeout;
-    const deadline = Date.now() + timeout;
-    let messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
-    while (!this.isNot && messages.length < expected && Date.now() < deadline) {
-      const seen = new Set(messages.map((m) => m.id));
-      const next = await internals.race(undefined, (m) => (seen.has(m.id) ? undefined : m), deadline - Date.now(), options.since, false);
-      if (!next.found) break;
-      messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
-    }
-    const count = messages.length;
-    const hint = this.utils.matcherHint('toHaveMessageCount', 'inbox', String(expected), { isNot: this.isNot, promise: this.promise });
-    const list = messages.map((m, i) => `  ${i + 1}. "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`).join('\n');
-    return {
-      pass: count === expected,
-      name: 'toHaveMessageCount',
-      expected,
-      actual: count,
-      message: () =>
-        `${hint}\n\nExpected ${inbox.address} ${this.isNot ? 'not ' : ''}to hold ${expected} message${expected === 1 ? '' : 's'}` +
-        `${this.isNot ? '' : ` (waited up to ${formatDuration(timeout)})`}; it holds ${count}${count > 0 ? `:\n${list}` : '.'}`,
-    };
+  toHaveMessageCount(this: ExpectMatcherState, received: Inbox, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
+    return trackPending(`expect(inbox)${this.isNot ? '.not' : ''}.toHaveMessageCount()`, () => toHaveMessageCount.call(this, received, expected, options));
   },
 };
+
+async function toReceive(this: ExpectMatcherState, received: Inbox, match?: MatchInput, options: ToReceiveOptions = {}): Promise<MatcherReturnType> {
+  const inbox = assertInbox(received, 'toReceive');
+  const valid = validateMatch(match, 'toReceive');
+  const internals = inbox[INBOX_INTERNALS];
+  const timeout = options.timeout ?? (this.isNot ? this.timeout : internals.defaultTimeout());
+  const startedAt = new Date();
+  const result = await internals.race(valid, () => true, timeout, options.since, true);
+  const hint = this.utils.matcherHint('toReceive', 'inbox', describeMatch(valid), { isNot: this.isNot, promise: this.promise });
+  if (result.found) {
+    const m = result.message;
+    return {
+      pass: true,
+      name: 'toReceive',
+      expected: describeMatch(valid),
+      actual: m.subject,
+      message: () =>
+        `${hint}\n\n${inbox.address} received a message matching ${describeMatch(valid)} although none was expected within ${formatDuration(timeout)}:\n` +
+        `  "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`,
+    };
+  }
+  const error: MailwrightTimeoutError = internals.timeoutError(result, valid, timeout, options.since, startedAt);
+  return { pass: false, name: 'toReceive', expected: describeMatch(valid), message: () => `${hint}\n\n${error.message}` };
+}
+
+async function toHaveMessageCount(this: ExpectMatcherState, received: Inbox, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
+  const inbox = assertInbox(received, 'toHaveMessageCount');
+  if (!Number.isInteger(expected) || expected < 0) throw new TypeError(`toHaveMessageCount(n) needs a whole number ≥ 0, got ${String(expected)}`);
+  const internals = inbox[INBOX_INTERNALS];
+  const timeout = options.timeout ?? this.timeout;
+  const deadline = Date.now() + timeout;
+  let messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
+  while (!this.isNot && messages.length < expected && Date.now() < deadline) {
+    const seen = new Set(messages.map((m) => m.id));
+    const next = await internals.race(undefined, (m) => (seen.has(m.id) ? undefined : m), deadline - Date.now(), options.since, false);
+    if (!next.found) break;
+    messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
+  }
+  const count = messages.length;
+  const hint = this.utils.matcherHint('toHaveMessageCount', 'inbox', String(expected), { isNot: this.isNot, promise: this.promise });
+  const list = messages.map((m, i) => `  ${i + 1}. "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`).join('\n');
+  return {
+    pass: count === expected,
+    name: 'toHaveMessageCount',
+    expected,
+    actual: count,
+    message: () =>
+      `${hint}\n\nExpected ${inbox.address} ${this.isNot ? 'not ' : ''}to hold ${expected} message${expected === 1 ? '' : 's'}` +
+      `${this.isNot ? '' : ` (waited up to ${formatDuration(timeout)})`}; it holds ${count}${count > 0 ? `:\n${list}` : '.'}`,
+  };
+}

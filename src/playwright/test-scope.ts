@@ -2,6 +2,7 @@
 // created or used, so waits know their window and the report gets the right messages.
 import type { TestInfo } from '@playwright/test';
 import type { AttachableInbox } from './attachments.js';
+import { callSite, type CallSite } from './call-site.js';
 import type { AttachPolicy } from './options.js';
 
 /** One running test, as the fixture sees it. */
@@ -14,6 +15,16 @@ export interface TestScope {
   readonly inboxes: Map<ScopedInbox, AttachPolicy>;
   /** Run when the test's fixtures tear down, after the report attachments (e.g. forgetting its inboxes). */
   readonly cleanups: Array<() => void>;
+  /** Waits and matchers started in this test that have not settled yet. */
+  readonly pending: Set<PendingCall>;
+}
+
+/** A wait or matcher that has been called and has not settled. */
+export interface PendingCall {
+  /** How the user called it: `inbox.waitForMessage()`, `expect(inbox).toReceive()`. */
+  readonly call: string;
+  /** Where, when the stack tells. */
+  readonly site: CallSite | undefined;
 }
 
 /** What a scope needs from an inbox (kept minimal to avoid an import cycle). */
@@ -25,7 +36,7 @@ let current: TestScope | undefined;
 
 /** Marks the start of a test; returns its scope. */
 export function beginTestScope(testInfo: TestInfo): TestScope {
-  current = { testInfo, startedAt: Date.now(), inboxes: new Map(), cleanups: [] };
+  current = { testInfo, startedAt: Date.now(), inboxes: new Map(), cleanups: [], pending: new Set() };
   return current;
 }
 
@@ -38,4 +49,25 @@ export function endTestScope(scope: TestScope): void {
 /** The test running now in this worker, if any. */
 export function currentTestScope(): TestScope | undefined {
   return current;
+}
+
+/**
+ * Runs `body` as a wait of the current test, remembered until it settles, so a test that ends
+ * with it still pending (a missing `await`) fails. The returned promise carries `body`'s outcome
+ * untouched: a rejection nobody awaits stays an unhandled rejection, which fails the test too.
+ * `body` gets the user's call site, for its step's location.
+ */
+export function trackPending<T>(call: string, body: (site: CallSite | undefined) => Promise<T>): Promise<T> {
+  const scope = current;
+  const site = callSite();
+  if (!scope) return body(site);
+  const entry: PendingCall = { call, site };
+  scope.pending.add(entry);
+  return (async () => {
+    try {
+      return await body(site);
+    } finally {
+      scope.pending.delete(entry);
+    }
+  })();
 }

@@ -25,6 +25,7 @@ test('failed waits explain themselves and attach the mail that did arrive', asyn
   expect(timeout.status).toBe('failed');
   const text = timeout.errors.join('\n');
   expect(text).toContain(`MailwrightTimeoutError: no message arrived at ${address} matching subject ~ "Never" within 1.5 s (delivery: webhook).`);
+  expect(text).toMatch(/\(delivery: webhook\)\. Waited at failures\.inner\.ts:\d+\./);
   expect(text).toContain('1 message arrived since the inbox was created, none matching:');
   expect(text).toMatch(/1\. "Something else" from Billing <billing@app\.test> at \d\d:\d\d:\d\d\.\d{3}/);
   expect(text).toContain('Hint: compare the match with the subjects and senders above');
