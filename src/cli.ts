@@ -3,7 +3,7 @@
 // to stdout (a created secret alone on the last line), errors to stderr with exit code 1.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AdminError, createAccount, createKey, grantQuota, mintRedeemCode, parseScopes, requireAccount } from './server/auth/accounts.js';
-import { ConfigError, parseDuration, resolveConfig, type ServerOptions } from './server/config.js';
+import { ConfigError, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, parseDuration, resolveConfig, type ServerOptions } from './server/config.js';
 import { startServer } from './server/start.js';
 import { openStore } from './server/store/open.js';
 import type { Store } from './server/store/store.js';
@@ -110,7 +110,10 @@ export function serveOptions(values: Record<string, string | boolean | string[] 
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
   if (values.help) return void process.stdout.write(USAGE);
-  const server = await startServer(serveOptions(values, process.env));
+  const options = serveOptions(values, process.env);
+  const server = await startServer(options).catch((error: unknown) => {
+    throw portInUse(error, options) ?? error;
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -134,6 +137,19 @@ async function serve(args: string[]): Promise<void> {
     banner += `Created the admin account; its API key is shown only now:\n${server.apiKey}\n`;
   }
   process.stdout.write(banner);
+}
+
+/** A one-line, actionable error for a port that another process holds, instead of a stack trace. */
+function portInUse(error: unknown, options: { httpPort?: number | undefined; smtpPort?: number | undefined }): UsageError | undefined {
+  const e = error as { code?: string; port?: number };
+  if (e?.code !== 'EADDRINUSE') return undefined;
+  const smtpPort = options.smtpPort ?? DEFAULT_SMTP_PORT;
+  const smtp = e.port !== undefined && e.port === smtpPort && e.port !== (options.httpPort ?? DEFAULT_HTTP_PORT);
+  const flag = smtp ? 'smtp-port' : 'http-port';
+  const port = e.port ?? (smtp ? smtpPort : options.httpPort ?? DEFAULT_HTTP_PORT);
+  return new UsageError(
+    `${smtp ? 'SMTP' : 'HTTP'} port ${port} is already in use; pass --${flag} with another port, or --${flag} 0 to take a free one (or stop the process that holds it)`,
+  );
 }
 
 async function withStore<T>(values: { data?: string; 'database-url'?: string }, run: (store: Store, roles: string[]) => Promise<T>): Promise<T> {

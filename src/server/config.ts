@@ -1,6 +1,11 @@
 // Owns turning user options (startServer arguments, CLI flags, MAILWRIGHT_* variables)
 // into a validated ResolvedConfig.
 import { join } from 'node:path';
+
+/** The HTTP port when none is given. */
+export const DEFAULT_HTTP_PORT = 8025;
+/** The SMTP port when none is given. */
+export const DEFAULT_SMTP_PORT = 2525;
 import { DEFAULT_RETRY_SCHEDULE, DEFAULT_ROLES, type ResolvedConfig, type RoleLimits } from './context.js';
 
 /** Options of {@link startServer}; every one is optional. CLI flags and `MAILWRIGHT_*` variables map onto these. */
@@ -85,8 +90,8 @@ export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
   if (schedule.some((d) => !Number.isFinite(d) || d < 0)) throw new ConfigError('webhook retry schedule entries must be non-negative durations');
   return {
     host: options.host ?? '127.0.0.1',
-    httpPort: port('--http-port', options.httpPort, 8025),
-    smtpPort: port('--smtp-port', options.smtpPort, 2525),
+    httpPort: port('--http-port', options.httpPort, DEFAULT_HTTP_PORT),
+    smtpPort: port('--smtp-port', options.smtpPort, DEFAULT_SMTP_PORT),
     data: options.data ?? join('.mailwright', 'mailwright.db'),
     databaseUrl: options.databaseUrl ?? null,
     domains: [...new Set(domains)],

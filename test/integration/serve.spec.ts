@@ -40,3 +40,36 @@ test('CLI errors go to stderr with a non-zero exit and a way out', async () => {
   await expect(cli('keys', 'create', '--email', 'a@example.test', '--scopes', 'admin', '--data', data)).rejects.toThrow(/scope "admin" is unknown/);
   expect(ADMIN_KEY).toBeTruthy();
 });
+
+test('a port in use ends serve with one line naming the port and the flag, not a stack trace', async () => {
+  const { createServer } = await import('node:net');
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const taken = (holder.address() as { port: number }).port;
+  try {
+    const data = join(tempDir(), 'busy.db');
+    const http = await cli('serve', '--http-port', String(taken), '--smtp-port', '0', '--data', data).then(() => '', (error: Error) => error.message);
+    expect(http).toContain(`mailwright: HTTP port ${taken} is already in use; pass --http-port with another port, or --http-port 0 to take a free one`);
+    expect(http).not.toMatch(/\n\s+at /);
+    const smtp = await cli('serve', '--http-port', '0', '--smtp-port', String(taken), '--data', data).then(() => '', (error: Error) => error.message);
+    expect(smtp).toContain(`mailwright: SMTP port ${taken} is already in use; pass --smtp-port with another port, or --smtp-port 0 to take a free one`);
+    expect(smtp).not.toMatch(/\n\s+at /);
+  } finally {
+    holder.close();
+  }
+});
+
+test('GET / shows a page with the way to the docs, never a bare 404', async () => {
+  const server = await spawnServe(['--data', join(tempDir(), 'front.db')]);
+  try {
+    const page = await fetch(`${server.httpUrl}/`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<a href="/docs">');
+    const json = await (await fetch(`${server.httpUrl}/`, { headers: { accept: 'application/json' } })).json();
+    expect(json.links.docs).toBe('/docs');
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+});
