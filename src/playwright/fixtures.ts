@@ -31,6 +31,23 @@ export interface MailwrightWorkerFixtures {
   mailwright: MailwrightOptions;
 }
 
+/**
+ * The `use` options mailwright adds, for typing a config:
+ * `defineConfig<MailwrightConfig>({ use: { mailwright: { delivery: 'poll' } } })`, or in a
+ * project, `{ name: 'mail', use: { mailwright: { … } } }` inside that config.
+ *
+ * @example
+ * ```ts
+ * import { defineConfig } from '@playwright/test';
+ * import type { MailwrightConfig } from 'mailwright';
+ *
+ * export default defineConfig<MailwrightConfig>({
+ *   use: { mailwright: { expiryTime: 600_000, attach: 'always' } },
+ * });
+ * ```
+ */
+export type MailwrightConfig = Pick<MailwrightWorkerFixtures, 'mailwright'>;
+
 /** Internal test-scoped fixtures (boxed). */
 export interface MailwrightInternalTestFixtures {
   _mailwrightTest: void;

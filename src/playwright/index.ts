@@ -36,6 +36,7 @@ export const expect = baseExpect.extend(mailwrightMatchers);
 
 export {
   defineMailFixtures,
+  type MailwrightConfig,
   type MailwrightFixtureDefinitions,
   type MailwrightInternalTestFixtures,
   type MailwrightInternalWorkerFixtures,

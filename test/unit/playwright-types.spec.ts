@@ -1,7 +1,7 @@
 // Compile-time checks of the public types (run by `tsc`), plus a trivial runtime test:
 // the inbox matchers exist only on inboxes, and are promises (so a missing await is caught).
-import { test as base, expect as baseExpect, mergeTests } from '@playwright/test';
-import { defineMailFixtures, expect, type Inbox, type MailMessage } from '../../src/index.js';
+import { test as base, expect as baseExpect, defineConfig, mergeTests } from '@playwright/test';
+import { defineMailFixtures, expect, type Inbox, type MailMessage, type MailwrightConfig } from '../../src/index.js';
 
 // Type-only: never called.
 async function typeChecks(inbox: Inbox, page: { url(): string }) {
@@ -16,6 +16,16 @@ async function typeChecks(inbox: Inbox, page: { url(): string }) {
   return [message, link, code];
 }
 
+// A config's `use: { mailwright }` is typed, in the top-level use and in a project's.
+const config = defineConfig<MailwrightConfig>({
+  use: { mailwright: { delivery: 'poll', expiryTime: 600_000, attach: 'always' } },
+  projects: [{ name: 'mail', use: { mailwright: { timeout: 10_000 } } }],
+});
+// @ts-expect-error -- a misspelt option is caught by tsc
+defineConfig<MailwrightConfig>({ use: { mailwright: { delivry: 'poll' } } });
+// @ts-expect-error -- a wrong value is caught by tsc
+defineConfig<MailwrightConfig>({ use: { mailwright: { delivery: 'carrier-pigeon' } } });
+
 const composed = mergeTests(base.extend(defineMailFixtures({ delivery: 'poll' })), base.extend<{ extra: number }>({ extra: 1 }));
 // Type-only: a test declared against the composed fixtures inside a function never called.
 function composedBody() {
@@ -26,6 +36,7 @@ function composedBody() {
 
 base('the matchers are registered on the exported expect', () => {
   baseExpect(typeof typeChecks + typeof composedBody).toBe('functionfunction');
+  baseExpect(config.use?.mailwright?.delivery).toBe('poll');
   baseExpect(typeof (expect(1) as unknown as Record<string, unknown>).toReceive).toBe('function');
   baseExpect(typeof (expect(1) as unknown as Record<string, unknown>).toHaveMessageCount).toBe('function');
 });
