@@ -58,14 +58,11 @@ export function checkCodeHints(hints: CodeHints | undefined, where = 'findCode')
   return hints;
 }
 
-/** Whether a value has the shape the hints ask for. */
-function fitsHints(value: string, hints: CodeHints): boolean {
-  if (hints.digits !== undefined && !new RegExp(`^\\d{${hints.digits}}$`).test(value)) return false;
-  if (hints.pattern) {
-    const whole = new RegExp(`^(?:${hints.pattern.source})$`, hints.pattern.flags.replace(/[gy]/g, ''));
-    if (!whole.test(value)) return false;
-  }
-  return true;
+/** A test for "has the shape the hints ask for", compiled once per call. */
+function shapeOf(hints: CodeHints): (value: string) => boolean {
+  const digits = hints.digits === undefined ? undefined : new RegExp(`^\\d{${hints.digits}}$`);
+  const whole = hints.pattern ? new RegExp(`^(?:${hints.pattern.source})$`, hints.pattern.flags.replace(/[gy]/g, '')) : undefined;
+  return (value) => (!digits || digits.test(value)) && (!whole || whole.test(value));
 }
 
 /** Text that matches the pattern hint where the scanner saw no code shape (URLs and addresses masked). */
@@ -165,10 +162,11 @@ export function explainCode(msg: ExtractInput, hints?: CodeHints): Explanation<C
     const parts: Array<[string, CodeSource]> = [[message.subject, 'subject'], [message.text, 'text'], [message.html?.text ?? '', 'html']];
     occurrences.push(...patternSightings(parts, checked.pattern).filter((o) => !seen.has(o.value)));
   }
+  const fits = shapeOf(checked);
   const tallies = new Map<string, Tally>();
   const rejected: Candidate[] = [];
   for (const occurrence of occurrences) {
-    if (hinted && !fitsHints(occurrence.value, checked)) {
+    if (hinted && !fits(occurrence.value)) {
       if (!occurrence.rejected && !rejected.some((r) => r.value === occurrence.value)) {
         rejected.push({ value: occurrence.value, score: occurrence.score, reasons: [...occurrence.reasons, `does not have the shape the hint asks for (${describeHints(checked)})`] });
       }

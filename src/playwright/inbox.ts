@@ -232,14 +232,7 @@ export class Inbox {
    * (a string or RegExp) keeps only links whose URL has it, before ranking.
    */
   waitForVerificationLink(match?: MatchInput, options: LinkWaitOptions = {}): Promise<string> {
-    return trackPending('inbox.waitForVerificationLink()', async (site) => {
-      const { wait, hints } = splitOptions<LinkHints>(options);
-      checkLinkHints(hints, 'waitForVerificationLink');
-      const hinted = Object.values(hints).some((v) => v !== undefined);
-      const extract = hinted ? (m: MailMessage) => findVerificationLink(m.raw, hints) : (m: MailMessage) => m.verificationLink;
-      const found = await this.#waitFor('verification link', 'waitForVerificationLink', match, wait, extract, hints, site);
-      return found.value;
-    });
+    return this.#waitForValue('verification link', 'waitForVerificationLink', match, options, checkLinkHints, findVerificationLink, (m) => m.verificationLink);
   }
 
   /**
@@ -250,14 +243,7 @@ export class Inbox {
    * keep only codes of that shape, before ranking.
    */
   waitForCode(match?: MatchInput, options: CodeWaitOptions = {}): Promise<string> {
-    return trackPending('inbox.waitForCode()', async (site) => {
-      const { wait, hints } = splitOptions<CodeHints>(options);
-      checkCodeHints(hints, 'waitForCode');
-      const hinted = Object.values(hints).some((v) => v !== undefined);
-      const extract = hinted ? (m: MailMessage) => findCode(m.raw, hints) : (m: MailMessage) => m.code;
-      const found = await this.#waitFor('code', 'waitForCode', match, wait, extract, hints, site);
-      return found.value;
-    });
+    return this.#waitForValue('code', 'waitForCode', match, options, checkCodeHints, findCode, (m) => m.code);
   }
 
   /**
@@ -346,6 +332,29 @@ export class Inbox {
     return value;
   }
 
+  /**
+   * A wait for something extracted from a message: checks the hints, then uses the message's
+   * cached value, or `find` with the hints when there are some.
+   */
+  #waitForValue<H extends object>(
+    target: 'verification link' | 'code',
+    method: 'waitForVerificationLink' | 'waitForCode',
+    match: MatchInput | undefined,
+    options: WaitOptions & H,
+    check: (hints: H, where: string) => H,
+    find: (message: MailMessage['raw'], hints: H) => string | undefined,
+    cached: (message: MailMessage) => string | undefined,
+  ): Promise<string> {
+    return trackPending(`inbox.${method}()`, async (site) => {
+      const { wait, hints } = splitOptions<H>(options);
+      check(hints, method);
+      const hinted = Object.values(hints).some((v) => v !== undefined);
+      const extract = hinted ? (m: MailMessage) => find(m.raw, hints) : cached;
+      const found = await this.#waitFor(target, method, match, wait, extract, hints, site);
+      return found.value;
+    });
+  }
+
   async #waitFor<T>(
     target: Target,
     method: string,
@@ -364,7 +373,7 @@ export class Inbox {
     return step(title, async () => {
       const startedAt = new Date();
       // Say at once when a matching message holds no answer, instead of waiting out the timeout in silence.
-      const onMiss = target === 'message' ? undefined : (message: MailMessage) => {
+      const onMiss = target === 'message' || !debug.enabled ? undefined : (message: MailMessage) => {
         const why = explainMiss(target, message, hints);
         debug('%s: "%s" matches but has no %s (%s); still waiting', this.address, message.subject, target, why[0]);
       };
