@@ -101,6 +101,9 @@ export function mailwrightServer(options: MailwrightServerOptions = {}): WebServ
     }
   }
   const apiKey = options.apiKey ?? process.env.MAILWRIGHT_API_KEY ?? DEFAULT_PLAYWRIGHT_API_KEY;
+  // Workers load the config again and find the key this function published in the runner.
+  const published = process.env.MAILWRIGHT_API_KEY !== undefined && process.env.MAILWRIGHT_API_KEY === process.env.MAILWRIGHT_API_KEY_ORIGIN_KEY;
+  const origin = options.apiKey !== undefined ? 'option' : published ? process.env.MAILWRIGHT_API_KEY_ORIGIN : process.env.MAILWRIGHT_API_KEY !== undefined ? 'environment' : 'default';
   const domains = options.domain === undefined ? [] : Array.isArray(options.domain) ? options.domain : [options.domain];
   const args = [
     process.execPath,
@@ -117,6 +120,9 @@ export function mailwrightServer(options: MailwrightServerOptions = {}): WebServ
   const baseURL = `http://127.0.0.1:${httpPort}`;
   process.env.MAILWRIGHT_URL = baseURL;
   process.env.MAILWRIGHT_API_KEY = apiKey;
+  // Lets the fixture say where its key came from when the service refuses it.
+  process.env.MAILWRIGHT_API_KEY_ORIGIN = origin;
+  process.env.MAILWRIGHT_API_KEY_ORIGIN_KEY = apiKey;
   process.env.MAILWRIGHT_SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
   return {
     name: 'mailwright',

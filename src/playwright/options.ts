@@ -95,6 +95,8 @@ export interface MailwrightOptions {
 export interface ResolvedMailOptions {
   baseURL: string;
   apiKey: string;
+  /** Where `apiKey` came from, for error messages. */
+  apiKeySource: ApiKeySource;
   domain: string | undefined;
   expiryTime: number;
   delivery: DeliveryMode;
@@ -143,6 +145,34 @@ function positiveNumber(name: string, value: unknown, fallback: number, max = In
 }
 
 /**
+ * Where the fixture's key came from: the `apiKey` option, the environment, or
+ * mailwrightServer() (its default key or its own `apiKey` option).
+ */
+export type ApiKeySource = 'option' | 'environment' | 'server-default' | 'server-option';
+
+/** Readable {@link ApiKeySource}, for messages. */
+export function describeKeySource(source: ApiKeySource): string {
+  switch (source) {
+    case 'option': return 'the "apiKey" option';
+    case 'environment': return 'the MAILWRIGHT_API_KEY environment variable';
+    case 'server-default': return 'the default key of mailwrightServer()';
+    case 'server-option': return 'the "apiKey" option of mailwrightServer()';
+  }
+}
+
+/**
+ * mailwrightServer() records in MAILWRIGHT_API_KEY_ORIGIN (an internal variable) how it chose
+ * the key it publishes in MAILWRIGHT_API_KEY; a key set later by hand is the environment's.
+ */
+function envKeySource(env: Record<string, string | undefined>): ApiKeySource {
+  if (env.MAILWRIGHT_API_KEY === env.MAILWRIGHT_API_KEY_ORIGIN_KEY) {
+    if (env.MAILWRIGHT_API_KEY_ORIGIN === 'default') return 'server-default';
+    if (env.MAILWRIGHT_API_KEY_ORIGIN === 'option') return 'server-option';
+  }
+  return 'environment';
+}
+
+/**
  * Merges the layers (environment < `defineMailFixtures` defaults < `test.use` value),
  * applies defaults and validates. Throws a `MW_ERR_FIXTURE_OPTION` error that names the
  * option, its environment variable and the fix.
@@ -179,6 +209,7 @@ export function resolveMailOptions(
     throw optionError(`mailwright option "baseURL" (or MAILWRIGHT_URL) is "${baseURL}"; it must be an http:// or https:// URL such as http://127.0.0.1:8025`);
   }
   const apiKey = merged.apiKey ?? (env.MAILWRIGHT_API_KEY || undefined);
+  const apiKeySource: ApiKeySource = merged.apiKey !== undefined ? 'option' : envKeySource(env);
   if (!apiKey) {
     throw optionError(
       'mailwright has no API key: set the "apiKey" option (test.use({ mailwright: { apiKey: \'mw_…\' } })) or the MAILWRIGHT_API_KEY environment variable. ' +
@@ -194,6 +225,7 @@ export function resolveMailOptions(
   return {
     baseURL: baseURL.replace(/\/+$/, ''),
     apiKey,
+    apiKeySource,
     domain: merged.domain,
     expiryTime: positiveNumber('expiryTime', merged.expiryTime, DEFAULT_OPTIONS.expiryTime),
     delivery: oneOf('delivery', merged.delivery, ['auto', 'webhook', 'poll'] as const, DEFAULT_OPTIONS.delivery),

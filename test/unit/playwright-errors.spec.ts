@@ -94,3 +94,19 @@ test('long lists are cut after ten', () => {
   expect(error.message).not.toContain('"n10"');
   expect(error.message).toContain('  … and 3 more');
 });
+
+test('a refused key: the message names the key (shortened unless it is the public default), its source and the fix for that source', async () => {
+  const { explainRefusedKey } = await import('../../src/playwright/hub.js');
+  const { MailwrightApiError } = await import('../../src/client/index.js');
+  const refused = new MailwrightApiError({ status: 401, code: 'invalid_api_key', detail: 'unknown key', method: 'POST', url: 'http://x/api/emails/generate', message: 'generic' });
+  const fromOption = explainRefusedKey(refused, { baseURL: 'http://127.0.0.1:9000', apiKey: 'mw_0123456789abcdefghij', apiKeySource: 'option' }) as Error & { code: string };
+  expect(fromOption.code).toBe('invalid_api_key');
+  expect(fromOption.message).toContain('does not know the API key mw_0123456…');
+  expect(fromOption.message).not.toContain('abcdefghij');
+  expect(fromOption.message).toContain('the key came from the "apiKey" option');
+  expect(fromOption.message).toContain('npx mailwright keys create');
+  const fromEnv = explainRefusedKey(refused, { baseURL: 'http://h', apiKey: 'mw_k', apiKeySource: 'environment' }) as Error;
+  expect(fromEnv.message).toContain('MAILWRIGHT_API_KEY environment variable');
+  const other = new Error('boom');
+  expect(explainRefusedKey(other, { baseURL: 'http://h', apiKey: 'k', apiKeySource: 'option' })).toBe(other);
+});

@@ -13,6 +13,7 @@ test.describe('resolveMailOptions', () => {
     expect(resolveMailOptions([], env)).toEqual({
       baseURL: 'http://127.0.0.1:8025',
       apiKey: 'mw_env',
+      apiKeySource: 'environment',
       domain: undefined,
       expiryTime: 3_600_000,
       delivery: 'auto',
@@ -24,6 +25,16 @@ test.describe('resolveMailOptions', () => {
       attach: 'on-failure',
       provider: 'mailwright',
     });
+  });
+
+  test('the key source: option, environment, or what mailwrightServer() published', () => {
+    expect(resolveMailOptions([{ apiKey: 'mw_opt' }], env).apiKeySource).toBe('option');
+    expect(resolveMailOptions([], env).apiKeySource).toBe('environment');
+    const published = { ...env, MAILWRIGHT_API_KEY: 'mw_playwright_local_key', MAILWRIGHT_API_KEY_ORIGIN: 'default', MAILWRIGHT_API_KEY_ORIGIN_KEY: 'mw_playwright_local_key' };
+    expect(resolveMailOptions([], published).apiKeySource).toBe('server-default');
+    expect(resolveMailOptions([], { ...published, MAILWRIGHT_API_KEY_ORIGIN: 'option' }).apiKeySource).toBe('server-option');
+    // A key set by hand after mailwrightServer() published its own is the environment's.
+    expect(resolveMailOptions([], { ...published, MAILWRIGHT_API_KEY: 'mw_mine' }).apiKeySource).toBe('environment');
   });
 
   test('later layers win; undefined does not erase', () => {
