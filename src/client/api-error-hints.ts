@@ -14,8 +14,7 @@ const HINTS: Partial<Record<ApiErrorCode, Hint>> = {
   invalid_request: ({ field }) => (field ? `Fix \`${field}\` and send the request again.` : 'Fix the request and send it again.'),
   unknown_domain: () => 'Use one of the domains `client.getConfig()` lists, or start the server with `--domain <d>`.',
   address_taken: () => 'Choose another `name`, or leave it out for a random address.',
-  mailbox_limit: () =>
-    'Let mailboxes expire (use a shorter `expiryTime`) or move the account to a role with a higher mailbox limit.',
+  mailbox_limit: () => 'From this client: `client.expireMailbox(id)` ends a mailbox now.',
   mailbox_not_found: () =>
     'The mailbox may have expired or belong to another account; create a new one with `client.createMailbox()`.',
   message_not_found: () => 'The message may have expired with its mailbox; list the mailbox again with `client.getMailbox()`.',

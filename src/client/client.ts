@@ -155,6 +155,26 @@ export class MailwrightClient implements AsyncDisposable {
   }
 
   /**
+   * Ends a live mailbox now, as if its expiry time had come: it refuses mail from then on,
+   * no longer counts against the account's live-mailbox limit, and is swept with its
+   * messages. `POST /api/emails/{mailboxId}/expire`; answers the mailbox with its new
+   * `expiresAt`. A mailbox that is already gone answers `404 mailbox_not_found`.
+   *
+   * @example
+   * ```ts
+   * await client.expireMailbox(mailbox.id);
+   * ```
+   */
+  async expireMailbox(mailboxIdOrAddress: string, options?: RequestOptions): Promise<Mailbox> {
+    const response = await this.#transport.send({
+      method: 'POST',
+      path: `/api/emails/${encodeURIComponent(mailboxIdOrAddress)}/expire`,
+      ...callOptions(options),
+    });
+    return parseJson<Mailbox>(response, ['id', 'email', 'expiresAt']);
+  }
+
+  /**
    * One mailbox (by id or address) and a page of its messages, newest first.
    * `GET /api/emails/{mailboxId}`; pass `nextCursor` as `cursor` for the next page.
    */

@@ -8,7 +8,7 @@ import { MailwrightNotAwaitedError } from './errors.js';
 import { MailHub } from './hub.js';
 import type { Inbox } from './inbox.js';
 import { resolveMailOptions, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
-import { beginTestScope, currentTestScope, endTestScope, type TestScope } from './test-scope.js';
+import { beginTestScope, endTestScope, type TestScope } from './test-scope.js';
 
 const debug = createDebug('mailwright:fixtures');
 
@@ -116,18 +116,16 @@ export function defineMailFixtures(
             throw new MailwrightNotAwaitedError(forgotten);
           }
         } finally {
-          endTestScope(scope);
+          await endTestScope(scope);
         }
       },
       { auto: true, box: true },
     ],
 
     inbox: [
+      // Depends on _mailwrightTest so the inbox is made inside the test's scope and ends with it.
       async ({ mail, _mailwrightTest }, use) => {
-        const inbox = await mail.createInbox();
-        // Forgotten only after the report attachments were made.
-        currentTestScope()?.cleanups.push(() => mail.release(inbox));
-        await use(inbox);
+        await use(await mail.createInbox());
       },
       { title: 'mailwright inbox' },
     ],

@@ -7,6 +7,7 @@ import type { Mailbox, Message } from '../protocol/index.js';
 import { FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError } from './errors.js';
 import { Inbox, type InboxHost, type InboxSubscription, type SubscriptionHandlers } from './inbox.js';
 import { MailMessage } from './message.js';
+import { currentTestScope } from './test-scope.js';
 import { DEFAULT_PLAYWRIGHT_API_KEY } from './config.js';
 import { describeKeySource, type ResolvedMailOptions } from './options.js';
 import { Poller } from './poller.js';
@@ -21,7 +22,7 @@ export type ActiveDelivery = 'webhook' | 'poll';
 export interface CreateInboxOptions {
   /** Custom local part (`alice` → `alice@<domain>`); random when absent. */
   name?: string;
-  /** Lifetime in ms. @default the `expiryTime` fixture option (1 h) */
+  /** Lifetime in ms. @default the `expiryTime` fixture option (10 min) */
   expiryTime?: number;
   /** Domain; must be one the service serves. @default the `domain` fixture option */
   domain?: string;
@@ -179,23 +180,45 @@ export class MailHub implements AsyncDisposable {
     });
     this.#mailboxes.set(mailbox.id, { mailbox, messages: new Map(), subscribers: new Set(), cursor: undefined, listing: undefined });
     debug('inbox %s (%s) created, delivery %s', mailbox.email, mailbox.id, this.#delivery);
-    return new Inbox(this.#host, mailbox, createdAt);
+    const inbox = new Inbox(this.#host, mailbox, createdAt);
+    // An inbox made during a test ends with it (after its report attachments), so a long
+    // suite never piles up live mailboxes against the account's limit.
+    currentTestScope()?.cleanups.push(() => this.release(inbox));
+    return inbox;
   }
 
   /**
-   * Forgets an inbox: the messages this worker kept for it are dropped, and waits still
-   * pending on it never settle (a test that ends with a pending wait forgot an `await`).
-   * The `inbox` fixture does this when its test ends; inboxes from `createInbox()` are kept
-   * for the worker's life unless released. Afterwards the Inbox's waits throw
+   * Ends an inbox: its mailbox is expired on the service (it refuses mail from then on and
+   * no longer counts against the account's live-mailbox limit), the messages this worker
+   * kept for it are dropped, and waits still pending on it never settle (a test that ends
+   * with a pending wait forgot an `await`). Afterwards the Inbox's waits throw
    * `MW_ERR_MAILBOX_GONE`.
+   *
+   * Done for you: inboxes created during a test (the `inbox` fixture, `mail.createInbox()`
+   * in a test or `beforeEach`) end when that test ends, after its report attachments;
+   * inboxes created outside a test (a worker fixture, `beforeAll`) end when the hub closes.
+   * Never throws: a mailbox the service no longer has is already ended.
    */
-  release(inbox: Inbox): void {
+  async release(inbox: Inbox): Promise<void> {
     const state = this.#mailboxes.get(inbox.id);
     if (!state) return;
     if (state.subscribers.size > 0) debug('%d wait(s) on %s were still pending when the test ended (a missing await?)', state.subscribers.size, inbox.address);
     this.#drop(state);
     this.#mailboxes.delete(inbox.id);
     this.#updatePollSet();
+    await this.#expire([state.mailbox]);
+  }
+
+  /** Expires mailboxes on the service; failures (already gone, service down) are only logged. */
+  async #expire(mailboxes: Mailbox[]): Promise<void> {
+    await Promise.all(mailboxes.map(async (mailbox) => {
+      try {
+        await this.client.expireMailbox(mailbox.id);
+        debug('mailbox %s expired', mailbox.email);
+      } catch (error) {
+        debug('expiring mailbox %s failed: %s', mailbox.email, describeError(error));
+      }
+    }));
   }
 
   /** Stops the poll loop, deletes the webhook, closes the receiver and the client. Idempotent. */
@@ -214,6 +237,8 @@ export class MailHub implements AsyncDisposable {
     // Waits still pending now belong to tests that ended without awaiting them.
     for (const state of this.#mailboxes.values()) this.#drop(state);
     await this.#poller.close().catch((error: unknown) => errors.push(error));
+    await this.#expire([...this.#mailboxes.values()].map((state) => state.mailbox));
+    this.#mailboxes.clear();
     await this.#dropWebhook();
     if (this.#receiver) await this.#receiver.close().catch((error: unknown) => errors.push(error));
     await this.client.close().catch((error: unknown) => errors.push(error));

@@ -35,8 +35,10 @@ export interface MailwrightOptions {
    */
   domain?: string;
   /**
-   * Lifetime of each mailbox in ms (60 000 up to the account role's maximum).
-   * @default 3_600_000 (1 hour)
+   * Lifetime of each mailbox in ms (60 000 up to the account role's maximum): the most a
+   * test's inbox can live. Inboxes end anyway when the test that made them ends, so this
+   * only bounds what a crashed or killed run leaves behind.
+   * @default 600_000 (10 minutes: longer than any sensible test with its retries)
    */
   expiryTime?: number;
   /**
@@ -111,7 +113,7 @@ export interface ResolvedMailOptions {
 
 /** Default option values (besides those read from the environment). */
 export const DEFAULT_OPTIONS = {
-  expiryTime: 3_600_000,
+  expiryTime: 600_000,
   delivery: 'auto',
   receiverHost: '127.0.0.1',
   pollInterval: 25,

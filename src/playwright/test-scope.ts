@@ -13,8 +13,8 @@ export interface TestScope {
   readonly startedAt: number;
   /** Inboxes created or used by the test, in order, with their hub's attach policy. */
   readonly inboxes: Map<ScopedInbox, AttachPolicy>;
-  /** Run when the test's fixtures tear down, after the report attachments (e.g. forgetting its inboxes). */
-  readonly cleanups: Array<() => void>;
+  /** Run when the test's fixtures tear down, after the report attachments (e.g. ending its inboxes). */
+  readonly cleanups: Array<() => void | Promise<void>>;
   /** Waits and matchers started in this test that have not settled yet. */
   readonly pending: Set<PendingCall>;
 }
@@ -40,10 +40,10 @@ export function beginTestScope(testInfo: TestInfo): TestScope {
   return current;
 }
 
-/** Marks the end of the test that owns `scope` and runs its cleanups. */
-export function endTestScope(scope: TestScope): void {
+/** Marks the end of the test that owns `scope` and runs its cleanups (together; they must not throw). */
+export async function endTestScope(scope: TestScope): Promise<void> {
   if (current === scope) current = undefined;
-  for (const cleanup of scope.cleanups.splice(0)) cleanup();
+  await Promise.all(scope.cleanups.splice(0).map((cleanup) => cleanup()));
 }
 
 /** The test running now in this worker, if any. */

@@ -293,6 +293,10 @@ test.describe('accounts, scopes and quota', () => {
       const third = await svc.api('POST', '/api/emails/generate', { key, body: { expiryTime: HOUR } });
       expect(third.status).toBe(403);
       expect(third.body.code).toBe('mailbox_limit');
+      // The live count, the cap and the ways out.
+      expect(third.body.detail).toContain('has 2 live mailboxes and role civilian allows 2 at once');
+      expect(third.body.detail).toContain('POST /api/emails/{id}/expire');
+      expect(third.body.detail).toContain('shorter expiryTime');
       const tooLong = await svc.api('POST', '/api/emails/generate', { key, body: { expiryTime: 30 * 86_400_000 } });
       expect(tooLong.body).toMatchObject({ code: 'invalid_request', field: 'expiryTime' });
     } finally {
@@ -302,6 +306,29 @@ test.describe('accounts, scopes and quota', () => {
 });
 
 test.describe('expiry', () => {
+  test('expiring a mailbox early: gone at once for the API and SMTP, off the live count, only for its owner', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'store.db');
+    const svc = await startTestService({ data, roles: { civilian: { maxMailboxes: 1 } } });
+    try {
+      const key = await accountWithKey(data, 'ender@example.test');
+      const box = (await svc.api('POST', '/api/emails/generate', { key, body: { name: 'ends-early', expiryTime: HOUR } })).body;
+      // Another account cannot end it.
+      expect((await svc.api('POST', `/api/emails/${box.id}/expire`)).body.code).toBe('mailbox_not_found');
+      const ended = await svc.api('POST', `/api/emails/${box.email.toUpperCase()}/expire`, { key });
+      expect(ended.status).toBe(200);
+      expect(ended.body).toMatchObject({ id: box.id, email: box.email });
+      expect(Date.parse(ended.body.expiresAt)).toBeLessThanOrEqual(Date.now());
+      expect((await svc.api('GET', `/api/emails/${box.id}`, { key })).body.code).toBe('mailbox_not_found');
+      await expect(svc.send({ from: 'x@example.test', to: box.email, subject: 'after', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+      // No longer counted: the one-mailbox role can make another at once.
+      expect((await svc.api('POST', '/api/emails/generate', { key, body: { expiryTime: HOUR } })).status).toBe(201);
+      expect((await svc.api('POST', `/api/emails/${box.id}/expire`, { key })).body.code).toBe('mailbox_not_found');
+    } finally {
+      await svc.close();
+    }
+  });
+
   test('an expired mailbox is gone at once for the API and SMTP, and its address is free again', async () => {
     const clock = new MovableClock();
     const svc = await startTestService({ sweepIntervalMs: 60 * 60_000 }, { clock });

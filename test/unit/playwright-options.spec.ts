@@ -15,7 +15,7 @@ test.describe('resolveMailOptions', () => {
       apiKey: 'mw_env',
       apiKeySource: 'environment',
       domain: undefined,
-      expiryTime: 3_600_000,
+      expiryTime: 600_000,
       delivery: 'auto',
       receiverHost: '127.0.0.1',
       receiverURL: undefined,

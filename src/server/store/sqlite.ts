@@ -514,6 +514,14 @@ export class SqliteStore implements Store {
     return { messages, deliveries };
   }
 
+  async expireMailbox(accountId: string, idOrAddress: string, now: Millis) {
+    const row = this.#get(
+      'UPDATE mailboxes SET expires_at = ? WHERE account_id = ? AND (id = ? OR address = ?) AND expires_at > ? RETURNING *',
+      now, accountId, idOrAddress, idOrAddress.toLowerCase(), now,
+    );
+    return row ? mailboxFromRow(row) : null;
+  }
+
   async sweepExpired(now: Millis) {
     return this.db.transaction(() => {
       const ids = this.#column<string>('SELECT id FROM mailboxes WHERE expires_at <= ?', now);

@@ -201,6 +201,12 @@ export interface Store {
   listDeliveries(webhookId: string, limit: number): Promise<Array<DeliveryRecord & { attemptLog: AttemptRecord[] }>>;
 
   // ---- expiry
+  /**
+   * Ends a live mailbox of the account now (its expiry moves to `now`); from then on it is
+   * gone, exactly as at its own expiry. Returns the mailbox as it was, or null when the
+   * account has no live mailbox with that id or address.
+   */
+  expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
   /** Deletes mailboxes expired at `now` with their messages and pending deliveries. */
   sweepExpired(now: Millis): Promise<{ mailboxes: number; messages: number; deliveries: number }>;
 

@@ -28,9 +28,12 @@ const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   const { store, clock, config, bus } = ctx;
 
+  const mailboxNotFound = (idOrAddress: string) =>
+    new ApiError('mailbox_not_found', `no live mailbox "${idOrAddress}" in this account (it may have expired); create one with POST /api/emails/generate`);
+
   async function liveMailbox(accountId: string, idOrAddress: string): Promise<MailboxRecord> {
     const mailbox = await store.getMailbox(accountId, idOrAddress, clock.now());
-    if (!mailbox) throw new ApiError('mailbox_not_found', `no live mailbox "${idOrAddress}" in this account (it may have expired); create one with POST /api/emails/generate`);
+    if (!mailbox) throw mailboxNotFound(idOrAddress);
     return mailbox;
   }
 
@@ -63,8 +66,15 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     if (body.webhookId !== undefined && !(await store.getWebhook(account.id, body.webhookId))) {
       throw new ApiError('invalid_request', `webhookId "${body.webhookId}" is not a webhook of this account; create one with POST /api/config/webhooks`, 'webhookId');
     }
-    if (limits.maxMailboxes !== null && (await store.countLiveMailboxes(account.id, now)) >= limits.maxMailboxes) {
-      throw new ApiError('mailbox_limit', `account ${account.email} already has ${limits.maxMailboxes} live mailboxes, the most role ${account.role} allows; wait for some to expire or use shorter expiryTime`);
+    if (limits.maxMailboxes !== null) {
+      const live = await store.countLiveMailboxes(account.id, now);
+      if (live >= limits.maxMailboxes) {
+        throw new ApiError(
+          'mailbox_limit',
+          `account ${account.email} has ${live} live mailboxes and role ${account.role} allows ${limits.maxMailboxes} at once; ` +
+            'end the ones you are done with (POST /api/emails/{id}/expire), create them with a shorter expiryTime, or move the account to a role with a higher limit',
+        );
+      }
     }
     const create = (local: string) =>
       store.createMailbox({ accountId: account.id, address: `${local}@${domain}`, webhookId: body.webhookId ?? null, createdAt: now, expiresAt: now + body.expiryTime }, now);
@@ -158,6 +168,26 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       nextCursor: messages.length === limit && last ? encodeCursor(last.seq) : null,
       total,
     };
+  });
+
+  app.post('/api/emails/:mailboxId/expire', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'End a mailbox now, as if its expiry time had come',
+      description:
+        'There is no delete: mailboxes and their messages go away at expiry. This moves the expiry of a live mailbox of the account to now, ' +
+        'so it stops accepting mail at once, stops counting against the live-mailbox limit, and is swept with its messages. ' +
+        'The Playwright fixture calls it when the test that created an inbox ends. Answers the mailbox with its new `expiresAt`.',
+      params: MailboxParams,
+      response: { 200: Mailbox, ...errorResponses(401, 403, 404, 429) },
+    },
+  }, async (request) => {
+    const { account } = authOf(request);
+    const now = clock.now();
+    const mailbox = await store.expireMailbox(account.id, request.params.mailboxId, now);
+    if (!mailbox) throw mailboxNotFound(request.params.mailboxId);
+    return toMailbox({ ...mailbox, expiresAt: now });
   });
 
   async function findMessage(accountId: string, mailboxId: string, messageId: string) {
