@@ -16,6 +16,8 @@ import type {
   MessageSummary,
   RedeemBody,
   RedeemResponse,
+  Refusal,
+  RefusalsResponse,
   Webhook,
   WebhookList,
   WebhookTestResponse,
@@ -155,6 +157,26 @@ export class MailwrightClient implements AsyncDisposable {
   }
 
   /**
+   * Recipients the service's SMTP refused (a domain it does not serve, an unknown or an
+   * expired mailbox) since `since` (default: 15 minutes ago), oldest first, with the `550`
+   * reply each got. An admin key sees every refusal; other keys only those of their own
+   * expired mailboxes' addresses. `GET /api/emails/refusals`.
+   *
+   * @example
+   * ```ts
+   * const refused = await client.listRefusals({ since: startedAt });
+   * for (const r of refused) console.log(r.address, r.reply);
+   * ```
+   */
+  async listRefusals(options: { since?: Date | string; limit?: number } & RequestOptions = {}): Promise<Refusal[]> {
+    const query = new URLSearchParams();
+    if (options.since !== undefined) query.set('since', options.since instanceof Date ? options.since.toISOString() : options.since);
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    const response = await this.#transport.send({ method: 'GET', path: withQuery('/api/emails/refusals', query), ...callOptions(options) });
+    return parseJson<RefusalsResponse>(response, ['refusals']).refusals;
+  }
+
+  /**
    * Ends a live mailbox now, as if its expiry time had come: it refuses mail from then on,
    * no longer counts against the account's live-mailbox limit, and is swept with its
    * messages. `POST /api/emails/{mailboxId}/expire`; answers the mailbox with its new
@@ -168,7 +190,7 @@ export class MailwrightClient implements AsyncDisposable {
   async expireMailbox(mailboxIdOrAddress: string, options?: RequestOptions): Promise<Mailbox> {
     const response = await this.#transport.send({
       method: 'POST',
-      path: `/api/emails/${encodeURIComponent(mailboxIdOrAddress)}/expire`,
+      path: `/api/emails/${segment(mailboxIdOrAddress)}/expire`,
       ...callOptions(options),
     });
     return parseJson<Mailbox>(response, ['id', 'email', 'expiresAt']);

@@ -70,6 +70,19 @@ export interface WaitTimeoutDetails {
   listIncomplete?: string;
   /** Where the spec called the wait: `signup.spec.ts:12`. */
   site?: string;
+  /**
+   * Recipients the service's SMTP refused in the wait's window, oldest first, as far as the
+   * key may see them (an admin key: all; others: their own expired mailboxes).
+   */
+  refused?: ReadonlyArray<{
+    address: string;
+    reason: 'unserved_domain' | 'unknown_mailbox' | 'expired_mailbox';
+    /** The `550 …` reply the sender got. */
+    reply: string;
+    /** Envelope sender, when there was one. */
+    from: string | null;
+    at: Date;
+  }>;
 }
 
 /**
@@ -147,13 +160,31 @@ export function formatTimeoutMessage(d: WaitTimeoutDetails): string {
     });
     if (d.arrived.length > shown.length) lines.push(`  … and ${d.arrived.length - shown.length} more`);
   }
+  if (d.refused && d.refused.length > 0) {
+    lines.push(`The service refused mail in this window: ${refusalSummary(d.refused[d.refused.length - 1]!)}.`);
+    const shown = d.refused.slice(-5);
+    for (const r of shown) lines.push(`  - ${r.address} from ${r.from || '(no sender)'} at ${formatClock(r.at)}: ${r.reply}`);
+    if (d.refused.length > shown.length) lines.push(`  … and ${d.refused.length - shown.length} earlier`);
+  }
   if (d.listIncomplete) lines.push(`(The list is what this worker saw; listing the mailbox failed: ${d.listIncomplete}.)`);
   if (d.lastError) lines.push(`Last delivery error: ${d.lastError}.`);
   lines.push(`Hint: ${hint(d, matched.length)}`);
   return lines.join('\n');
 }
 
+/** One refusal as the cause it probably is. */
+function refusalSummary(r: NonNullable<WaitTimeoutDetails['refused']>[number]): string {
+  switch (r.reason) {
+    case 'unserved_domain': return `your app sent to ${r.address}, which this service does not serve`;
+    case 'expired_mailbox': return `your app sent to ${r.address} after that mailbox had expired`;
+    case 'unknown_mailbox': return `your app sent to ${r.address}, which is not a mailbox here`;
+  }
+}
+
 function hint(d: WaitTimeoutDetails, matched: number): string {
+  if (d.arrived.length === 0 && d.refused && d.refused.length > 0) {
+    return `make the app send to exactly ${d.address}: the address it used was refused (above), so the message never reached this inbox.`;
+  }
   if (d.arrived.length === 0) {
     return `check that the app under test sends to exactly ${d.address} through the mailwright SMTP server, and that the step that sends it ran; raise { timeout } if the app is slow.`;
   }

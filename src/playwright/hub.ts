@@ -3,7 +3,7 @@
 // de-duplication, and routing arrivals to waiting inboxes. One hub per worker.
 import createDebug from 'debug';
 import { MailwrightApiError, MailwrightClient, MailwrightError } from '../client/index.js';
-import type { Mailbox, Message } from '../protocol/index.js';
+import type { Mailbox, Message, Refusal } from '../protocol/index.js';
 import { FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError } from './errors.js';
 import { Inbox, type InboxHost, type InboxSubscription, type SubscriptionHandlers } from './inbox.js';
 import { MailMessage } from './message.js';
@@ -121,6 +121,7 @@ export class MailHub implements AsyncDisposable {
       subscribe: (id, handlers) => this.#subscribe(id, handlers),
       fetchAll: (id, opts) => this.#fetchAll(id, opts),
       rawSource: (mailboxId, messageId) => this.client.getRawMessage(mailboxId, messageId, { as: 'buffer' }),
+      refusals: (since) => this.#refusals(since),
       get lastError() {
         return hub.#lastError;
       },
@@ -207,6 +208,16 @@ export class MailHub implements AsyncDisposable {
     this.#mailboxes.delete(inbox.id);
     this.#updatePollSet();
     await this.#expire([state.mailbox]);
+  }
+
+  /** Refusals since `since` for a timed-out wait's message; undefined when they cannot be listed (e.g. an older service). */
+  async #refusals(since: Date): Promise<Refusal[] | undefined> {
+    try {
+      return await this.client.listRefusals({ since, limit: 50, timeout: 2_000 });
+    } catch (error) {
+      debug('listing refusals failed: %s', describeError(error));
+      return undefined;
+    }
   }
 
   /** Expires mailboxes on the service; failures (already gone, service down) are only logged. */

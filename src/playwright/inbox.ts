@@ -5,7 +5,7 @@ import { test as base } from '@playwright/test';
 import createDebug from 'debug';
 import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';
 import type { CodeHints, LinkHints } from '../extract/index.js';
-import type { Mailbox } from '../protocol/index.js';
+import type { Mailbox, Refusal } from '../protocol/index.js';
 import {
   formatClock,
   formatDuration,
@@ -105,6 +105,11 @@ export interface InboxHost {
   fetchAll(mailboxId: string, options?: { timeout?: number }): Promise<MailMessage[]>;
   /** The raw RFC 5322 source of a message. */
   rawSource(mailboxId: string, messageId: string): Promise<Buffer>;
+  /**
+   * Recipients the service refused since `since` that this key may see (admin: all; others:
+   * their own expired mailboxes), or undefined when they could not be listed.
+   */
+  refusals(since: Date): Promise<Refusal[] | undefined>;
   /** The last error of the delivery machinery, if any. */
   readonly lastError: string | undefined;
   /** The `timeout` option. */
@@ -379,11 +384,11 @@ export class Inbox {
       };
       const result = await this.#race(valid, extract, timeout, since, true, onMiss);
       if (result.found) return result;
-      throw this.#timeoutError(target, result, valid, timeout, since, startedAt, hints, site);
+      throw await this.#timeoutError(target, result, valid, timeout, since, startedAt, hints, site);
     }, site);
   }
 
-  #timeoutError(
+  async #timeoutError(
     target: Target,
     result: RaceResult<unknown> & { found: false },
     match: MatchInput | undefined,
@@ -411,6 +416,11 @@ export class Inbox {
     if (lastError) details.lastError = lastError;
     if (result.listIncomplete) details.listIncomplete = result.listIncomplete;
     if (site) details.site = site.where;
+    // What the service turned away meanwhile: often the real cause ("sent to alice@exmaple.com").
+    const refused = await this.#host.refusals(new Date(since ?? this.createdAt.getTime()));
+    if (refused && refused.length > 0) {
+      details.refused = refused.map((r) => ({ address: r.address, reason: r.reason, reply: r.reply, from: r.from, at: new Date(r.at) }));
+    }
     const error = new MailwrightTimeoutError(details);
     // Point the stack at the spec line that waited, as Playwright's own errors do.
     if (site) error.stack = `${error.name}: ${error.message}\n    ${site.frame}`;

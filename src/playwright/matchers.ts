@@ -83,7 +83,7 @@ async function toReceive(this: ExpectMatcherState, received: Inbox, match?: Matc
         `  "${m.subject}" from ${m.fromDisplay || '(no sender)'} at ${formatClock(m.receivedAt)}`,
     };
   }
-  const error: MailwrightTimeoutError = internals.timeoutError(result, valid, timeout, options.since, startedAt);
+  const error: MailwrightTimeoutError = await internals.timeoutError(result, valid, timeout, options.since, startedAt);
   return { pass: false, name: 'toReceive', expected: describeMatch(valid), message: () => `${hint}\n\n${error.message}` };
 }
 

@@ -240,6 +240,34 @@ export type RedeemBody = Static<typeof RedeemBody>;
 export const RedeemResponse = Type.Object({ calls: Type.Integer(), quota: QuotaUsage });
 export type RedeemResponse = Static<typeof RedeemResponse>;
 
+/** Why SMTP refused a recipient: a domain the service does not serve, no such mailbox, or one that expired. */
+export const RefusalReason = Type.Union([Type.Literal('unserved_domain'), Type.Literal('unknown_mailbox'), Type.Literal('expired_mailbox')]);
+export type RefusalReason = Static<typeof RefusalReason>;
+
+export const Refusal = Type.Object(
+  {
+    at: Timestamp,
+    /** The recipient as the client sent it in RCPT TO. */
+    address: Type.String(),
+    reason: RefusalReason,
+    /** The SMTP reply the client got (`550 5.1.1 …`). */
+    reply: Type.String(),
+    /** The envelope sender (MAIL FROM), when there was one. */
+    from: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'Refusal' },
+);
+export type Refusal = Static<typeof Refusal>;
+
+export const RefusalsQuery = Type.Object({
+  since: Type.Optional(Timestamp),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+});
+export type RefusalsQuery = Static<typeof RefusalsQuery>;
+
+export const RefusalsResponse = Type.Object({ refusals: Type.Array(Refusal) });
+export type RefusalsResponse = Static<typeof RefusalsResponse>;
+
 export const HealthResponse = Type.Object({ status: Type.Literal('ok'), version: Type.String() });
 export type HealthResponse = Static<typeof HealthResponse>;
 

@@ -364,3 +364,44 @@ test('admin key from --api-key is idempotent across restarts', async () => {
     await second.close();
   }
 });
+
+test.describe('refusals', () => {
+  test('each refusal has its own 550 text, is kept, and is shown to an admin in full and to others only for their own mailboxes', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'store.db');
+    const svc = await startTestService({ data });
+    try {
+      const key = await accountWithKey(data, 'refused@example.test');
+      const own = (await svc.api('POST', '/api/emails/generate', { key, body: { expiryTime: HOUR } })).body;
+      const others = (await svc.api('POST', '/api/emails/generate', { body: { expiryTime: HOUR } })).body;
+      for (const box of [own, others]) expect((await svc.api('POST', `/api/emails/${box.id}/expire`, { key: box === own ? key : undefined })).status).toBe(200);
+      const replies: string[] = [];
+      for (const to of [own.email, others.email, 'nobody@mailwright.test', 'alice@exmaple.com']) {
+        const error = await svc.send({ from: 'app@example.test', to, subject: 'x', text: 'x' }).then(() => undefined, (e: { responseCode: number; response: string }) => e);
+        expect(error?.responseCode, to).toBe(550);
+        replies.push(error!.response);
+      }
+      expect(replies[0]).toMatch(new RegExp(`^550 5\\.1\\.1 <${own.email}>: this mailbox expired at \\d{4}-`));
+      expect(replies[2]).toBe('550 5.1.1 <nobody@mailwright.test>: no such mailbox here; create it first with POST /api/emails/generate');
+      expect(replies[3]).toBe('550 5.1.1 <alice@exmaple.com>: this service does not serve the domain exmaple.com (it serves mailwright.test); check the address the mail was sent to');
+
+      const admin = await svc.api('GET', '/api/emails/refusals');
+      expect(admin.status).toBe(200);
+      expect(admin.body.refusals.map((r: any) => [r.address, r.reason, r.from])).toEqual([
+        [own.email, 'expired_mailbox', 'app@example.test'],
+        [others.email, 'expired_mailbox', 'app@example.test'],
+        ['nobody@mailwright.test', 'unknown_mailbox', 'app@example.test'],
+        ['alice@exmaple.com', 'unserved_domain', 'app@example.test'],
+      ]);
+      expect(admin.body.refusals.map((r: any) => r.reply)).toEqual(replies);
+      // Any other key: only its own mailboxes' refusals, never another account's traffic.
+      const mine = await svc.api('GET', '/api/emails/refusals', { key });
+      expect(mine.body.refusals.map((r: any) => r.address)).toEqual([own.email]);
+      const later = new Date(Date.now() + 60_000).toISOString();
+      expect((await svc.api('GET', `/api/emails/refusals?since=${later}`)).body.refusals).toEqual([]);
+      expect((await svc.api('GET', '/api/emails/refusals?since=yesterday')).body.code).toBe('invalid_request');
+    } finally {
+      await svc.close();
+    }
+  });
+});

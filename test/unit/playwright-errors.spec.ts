@@ -110,3 +110,17 @@ test('a refused key: the message names the key (shortened unless it is the publi
   const other = new Error('boom');
   expect(explainRefusedKey(other, { baseURL: 'http://h', apiKey: 'k', apiKeySource: 'option' })).toBe(other);
 });
+
+test('refusals in the window become the cause and the hint', () => {
+  const text = new MailwrightTimeoutError({
+    ...base,
+    refused: [
+      { address: 'old@mailwright.test', reason: 'expired_mailbox', reply: '550 5.1.1 <old@mailwright.test>: this mailbox expired at …', from: 'app@app.test', at: new Date(2026, 0, 2, 3, 4, 4, 0) },
+      { address: 'abc@exmaple.com', reason: 'unserved_domain', reply: '550 5.1.1 <abc@exmaple.com>: this service does not serve the domain exmaple.com', from: null, at: new Date(2026, 0, 2, 3, 4, 6, 7) },
+    ],
+  }).message;
+  expect(text).toContain('The service refused mail in this window: your app sent to abc@exmaple.com, which this service does not serve.');
+  expect(text).toContain('  - old@mailwright.test from app@app.test at 03:04:04.000: 550 5.1.1 <old@mailwright.test>: this mailbox expired at …');
+  expect(text).toContain('  - abc@exmaple.com from (no sender) at 03:04:06.007: 550 5.1.1');
+  expect(text).toContain(`Hint: make the app send to exactly ${base.address}`);
+});

@@ -1,10 +1,12 @@
-// Owns SMTP ingestion: accepts mail for live mailboxes only (550 5.1.1 otherwise), enforces
+// Owns SMTP ingestion: accepts mail for live mailboxes only (550 5.1.1 otherwise, each refusal
+// with its own text and kept in the store for the refusals endpoint), enforces
 // SIZE (552 5.3.4), stores one copy per live mailbox and answers 250 only after the commit,
 // then emits `message.stored` / `delivery.scheduled` for long-polls and webhooks.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
+import type { RefusalRecord } from '../store/store.js';
 import { messageReceivedPayload } from '../dto.js';
 import { mailboxAddressOf } from './address.js';
 import { parseMessage } from './parse.js';
@@ -71,11 +73,26 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
       callback();
     },
     onRcptTo(address, session, callback) {
-      const target = mailboxAddressOf(address.address);
-      const refuse = () => callback(smtpError(550, `<${address.address}>: no such mailbox here (unknown or expired); create it first with POST /api/emails/generate`));
-      if (!target) return refuse();
-      store.findLiveMailboxByAddress(target, clock.now()).then((mailbox) => {
-        if (!mailbox) return refuse();
+      const recipient = address.address;
+      const refuse = (reason: RefusalRecord['reason'], reply: string, accountId: string | null = null) => {
+        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
+        // Kept so a timed-out wait can say what was refused; a failure to keep it must not change the answer.
+        store.recordRefusal({ at: clock.now(), address: recipient, reason, reply: `550 5.1.1 ${reply}`, mailFrom, accountId })
+          .catch((error: unknown) => log.warn({ err: error }, 'recording a refusal failed'));
+        log.info({ recipient, reason, mailFrom }, 'recipient refused');
+        callback(smtpError(550, reply));
+      };
+      const target = mailboxAddressOf(recipient);
+      if (!target) return refuse('unknown_mailbox', `<${recipient}>: not a mailbox address; mailboxes look like name@${config.domains[0]}`);
+      const domain = target.slice(target.lastIndexOf('@') + 1);
+      if (!config.domains.includes(domain)) {
+        return refuse('unserved_domain', `<${recipient}>: this service does not serve the domain ${domain} (it serves ${config.domains.join(', ')}); check the address the mail was sent to`);
+      }
+      store.findMailboxByAddress(target).then((mailbox) => {
+        if (!mailbox) return refuse('unknown_mailbox', `<${recipient}>: no such mailbox here; create it first with POST /api/emails/generate`);
+        if (mailbox.expiresAt <= clock.now()) {
+          return refuse('expired_mailbox', `<${recipient}>: this mailbox expired at ${new Date(mailbox.expiresAt).toISOString()}; create a new one, or a longer expiryTime`, mailbox.accountId);
+        }
         stateOf(session).mailboxIds.add(mailbox.id);
         callback();
       }, (error: unknown) => {

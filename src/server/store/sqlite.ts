@@ -16,6 +16,7 @@ import {
   type Millis,
   type NewMessage,
   type PayloadBuilder,
+  type RefusalRecord,
   type Scope,
   type Store,
   type StoredMessage,
@@ -23,6 +24,9 @@ import {
 } from './store.js';
 
 type Row = Record<string, unknown>;
+
+/** Most refusals kept (the sweeper trims the oldest beyond it). */
+const REFUSALS_KEPT = 10_000;
 
 const num = (v: unknown) => Number(v);
 const str = (v: unknown) => String(v);
@@ -514,6 +518,33 @@ export class SqliteStore implements Store {
     return { messages, deliveries };
   }
 
+  // ---- refusals
+
+  async findMailboxByAddress(address: string) {
+    const row = this.#get('SELECT * FROM mailboxes WHERE address = ?', address.toLowerCase());
+    return row ? mailboxFromRow(row) : null;
+  }
+
+  async recordRefusal(r: RefusalRecord) {
+    this.#run('INSERT INTO refusals (at, address, reason, reply, mail_from, account_id) VALUES (?, ?, ?, ?, ?, ?)', r.at, r.address, r.reason, r.reply, r.mailFrom, r.accountId);
+  }
+
+  async listRefusals(input: { accountId: string | null; since: Millis; limit: number }) {
+    const rows = input.accountId === null
+      ? this.#all('SELECT * FROM refusals WHERE at >= ? ORDER BY seq LIMIT ?', input.since, input.limit)
+      : this.#all('SELECT * FROM refusals WHERE account_id = ? AND at >= ? ORDER BY seq LIMIT ?', input.accountId, input.since, input.limit);
+    return rows.map((row): RefusalRecord => ({
+      at: num(row.at),
+      address: str(row.address),
+      reason: str(row.reason) as RefusalRecord['reason'],
+      reply: str(row.reply),
+      mailFrom: row.mail_from === null ? null : str(row.mail_from),
+      accountId: row.account_id === null ? null : str(row.account_id),
+    }));
+  }
+
+  // ---- expiry
+
   async expireMailbox(accountId: string, idOrAddress: string, now: Millis) {
     const row = this.#get(
       'UPDATE mailboxes SET expires_at = ? WHERE account_id = ? AND (id = ? OR address = ?) AND expires_at > ? RETURNING *',
@@ -526,6 +557,8 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const ids = this.#column<string>('SELECT id FROM mailboxes WHERE expires_at <= ?', now);
       const removed = this.#deleteMailboxes(ids);
+      // Refusals are kept for a day, and the newest REFUSALS_KEPT at most.
+      this.#run('DELETE FROM refusals WHERE at < ? OR seq <= (SELECT MAX(seq) FROM refusals) - ?', now - 86_400_000, REFUSALS_KEPT);
       return { mailboxes: ids.length, ...removed };
     }).immediate();
   }

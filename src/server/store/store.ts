@@ -38,6 +38,20 @@ export interface MailboxRecord {
   expiresAt: Millis;
 }
 
+/** A recipient SMTP refused, kept for a day so a timed-out wait can say what went wrong. */
+export interface RefusalRecord {
+  at: Millis;
+  /** The recipient as sent in RCPT TO. */
+  address: string;
+  reason: 'unserved_domain' | 'unknown_mailbox' | 'expired_mailbox';
+  /** The SMTP reply text sent back. */
+  reply: string;
+  /** Envelope sender, when there was one. */
+  mailFrom: string | null;
+  /** The account whose (expired) mailbox the address was; null for the others. */
+  accountId: string | null;
+}
+
 /** A parsed message as ingestion hands it to the store (once, for all recipients). */
 export interface NewMessage {
   from: Address | null;
@@ -199,6 +213,13 @@ export interface Store {
   recordAttempt(deliveryId: string, attempt: AttemptRecord, next: { status: DeliveryStatus; nextAttemptAt: Millis | null }): Promise<void>;
   /** A webhook's deliveries newest first, each with its attempts oldest first. */
   listDeliveries(webhookId: string, limit: number): Promise<Array<DeliveryRecord & { attemptLog: AttemptRecord[] }>>;
+
+  // ---- refusals
+  /** A mailbox by address, live or expired but not yet swept (an address holds at most one). */
+  findMailboxByAddress(address: string): Promise<MailboxRecord | null>;
+  recordRefusal(refusal: RefusalRecord): Promise<void>;
+  /** Refusals at or after `since`, oldest first; of one account's mailboxes, or all when accountId is null. */
+  listRefusals(input: { accountId: string | null; since: Millis; limit: number }): Promise<RefusalRecord[]>;
 
   // ---- expiry
   /**

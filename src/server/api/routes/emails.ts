@@ -12,6 +12,8 @@ import {
   MessageParams,
   MessageResponse,
   MIN_EXPIRY_TIME,
+  RefusalsQuery,
+  RefusalsResponse,
 } from '../../../protocol/index.js';
 import type { ServiceContext } from '../../context.js';
 import { toMailbox, toMessage, toMessageSummary } from '../../dto.js';
@@ -168,6 +170,25 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       nextCursor: messages.length === limit && last ? encodeCursor(last.seq) : null,
       total,
     };
+  });
+
+  app.get('/api/emails/refusals', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'Recipients SMTP refused (unserved domain, unknown or expired mailbox), oldest first',
+      description:
+        'What the service answered `550` to, kept for a day, so "nothing arrived" can become "your app sent to alice@exmaple.com, which this service does not serve". ' +
+        "An admin key sees every refusal; any other key only refusals of its own (expired) mailboxes' addresses, never another account's traffic. " +
+        '`since` defaults to 15 minutes ago.',
+      querystring: RefusalsQuery,
+      response: { 200: RefusalsResponse, ...errorResponses(400, 401, 403, 429) },
+    },
+  }, async (request) => {
+    const { account } = authOf(request);
+    const since = request.query.since === undefined ? clock.now() - 15 * 60_000 : Date.parse(request.query.since);
+    const refusals = await store.listRefusals({ accountId: account.isAdmin ? null : account.id, since, limit: request.query.limit ?? 50 });
+    return { refusals: refusals.map((r) => ({ at: new Date(r.at).toISOString(), address: r.address, reason: r.reason, reply: r.reply, from: r.mailFrom })) };
   });
 
   app.post('/api/emails/:mailboxId/expire', {

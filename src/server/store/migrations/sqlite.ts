@@ -113,4 +113,20 @@ CREATE TABLE delivery_attempts (
     version: 2,
     sql: 'ALTER TABLE webhooks ADD COLUMN catch_all INTEGER NOT NULL DEFAULT 1;',
   },
+  {
+    version: 3,
+    sql: `
+CREATE TABLE refusals (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  address TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  reply TEXT NOT NULL,
+  mail_from TEXT,
+  account_id TEXT
+);
+CREATE INDEX refusals_at ON refusals(at);
+CREATE INDEX refusals_account ON refusals(account_id, at);
+`,
+  },
 ];
