@@ -9,7 +9,7 @@ test('sign-up sends a verification link', async ({ page, inbox }) => {
 
   const link = await inbox.waitForVerificationLink({ subject: 'Verify your email address' });
   await page.goto(link);
-  await expect(page.getByText('Email verified')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible();
 });
 
 test('signing in before verifying is refused, and works after', async ({ page, inbox }) => {
