@@ -14,7 +14,7 @@ export interface TestScope {
   /** Inboxes created or used by the test, in order, with their hub's attach policy. */
   readonly inboxes: Map<ScopedInbox, AttachPolicy>;
   /** Run when the test's fixtures tear down, after the report attachments (e.g. ending its inboxes). */
-  readonly cleanups: Array<() => void | Promise<void>>;
+  readonly cleanups: Array<() => Promise<void>>;
   /** Waits and matchers started in this test that have not settled yet. */
   readonly pending: Set<PendingCall>;
 }
