@@ -1,66 +1,70 @@
 #!/usr/bin/env node
 // Owns the `mailwright` command: `serve` and the store administration commands. Results go
-// to stdout (a created secret alone on the last line), errors to stderr with exit code 1.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AdminError, createAccount, createKey, grantQuota, mintRedeemCode, parseScopes, requireAccount } from './server/auth/accounts.js';
+// to stdout (a created secret alone on the last line; lists as a table, or JSON with --json),
+// errors to stderr in one line. Exit codes: 0 ok, 1 failure while running, 2 usage error.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { banner } from './cli/banner.js';
+import { prettyDestination } from './cli/pretty-log.js';
+import { fromNow, iso, table, when, type Column } from './cli/table.js';
+import { HELP_FLAG, STORE_FLAGS, commandUsage, groupUsage, mainUsage, parseOptions, type CommandSpec, type Flag, type Flags } from './cli/usage.js';
+import { ADMIN_EMAIL, AdminError, createAccount, createKey, grantQuota, mintRedeemCode, parseScopes, requireAccount } from './server/auth/accounts.js';
 import { ConfigError, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, parseDuration, resolveConfig, type ServerOptions } from './server/config.js';
+import { ROLE_NAMES } from './server/context.js';
 import { startServer } from './server/start.js';
 import { openStore } from './server/store/open.js';
-import type { Store } from './server/store/store.js';
+import type { AccountRecord, Store } from './server/store/store.js';
 import { VERSION } from './server/version.js';
 
-const USAGE = `mailwright ${VERSION} — disposable mailboxes for end-to-end tests
-
-Usage:
-  mailwright serve [options]                       run the HTTP API and SMTP server
-  mailwright accounts create --email E [--role R] [--password P]
-  mailwright keys create --email E [--scopes emails,config] [--name N]
-  mailwright keys revoke KEY_ID
-  mailwright quota grant --email E --calls N       add a purchased top-up to this month
-  mailwright quota code --calls N                  mint a redeemable top-up code
-
-Store (every command):
-  --data FILE|:memory:     SQLite file (default ./.mailwright/mailwright.db)   MAILWRIGHT_DATA
-  --database-url URL       postgres://… shared store                          MAILWRIGHT_DATABASE_URL
-
-serve options (each has a MAILWRIGHT_* twin, e.g. MAILWRIGHT_HTTP_PORT):
-  --host H                 interface (default 127.0.0.1)
-  --http-port N            HTTP port (default 8025; 0 = any free port)
-  --smtp-port N            SMTP port (default 2525; 0 = any free port)
-  --domain D               mailbox domain, repeatable (default mailwright.test)
-  --api-key KEY            ensure an admin account holding KEY exists
-  --log-level L            fatal|error|warn|info|debug|trace|silent (default info)
-  --quota ROLE=N           monthly call allowance of a role, repeatable (N or "unlimited")
-  --max-message-size N     largest SMTP message in bytes (default 10485760)
-  --sweep-interval D       how often expired mailboxes are deleted (default 30s)
-  --webhook-timeout D      webhook request timeout (default 5s)
-  --webhook-retry-schedule D,D,…  delays before each webhook retry (default 1s,2s,5s,10s,30s,1m,5m,15m,1h)
-  --allow-private-webhooks allow webhooks to private addresses on a public host
-`;
-
-const STORE_OPTIONS = {
-  data: { type: 'string' },
-  'database-url': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsConfig['options'];
-
-const SERVE_OPTIONS = {
-  ...STORE_OPTIONS,
-  host: { type: 'string' },
-  'http-port': { type: 'string' },
-  'smtp-port': { type: 'string' },
-  domain: { type: 'string', multiple: true },
-  'api-key': { type: 'string' },
-  'log-level': { type: 'string' },
-  quota: { type: 'string', multiple: true },
-  'max-message-size': { type: 'string' },
-  'sweep-interval': { type: 'string' },
-  'webhook-timeout': { type: 'string' },
-  'webhook-retry-schedule': { type: 'string' },
-  'allow-private-webhooks': { type: 'boolean' },
-} as const satisfies ParseArgsConfig['options'];
-
+/** A wrong command line (unknown command or option, missing or invalid argument): exit 2. */
 class UsageError extends Error {}
+/** A failure while running that its message fully explains (no stack): exit 1. */
+class RunError extends Error {}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+interface Command extends CommandSpec {
+  /** Name of the one positional argument, for commands that take one. */
+  positional?: string;
+  run(values: Values, positionals: string[]): Promise<void>;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['pretty', 'json'];
+
+const SERVE_FLAGS: Flags = {
+  host: { type: 'string', arg: 'H', help: 'interface (default 127.0.0.1)' },
+  'http-port': { type: 'string', arg: 'N', help: 'HTTP port (default 8025; 0 = any free port)' },
+  'smtp-port': { type: 'string', arg: 'N', help: 'SMTP port (default 2525; 0 = any free port)' },
+  domain: { type: 'string', multiple: true, arg: 'D', help: 'mailbox domain, repeatable (default mailwright.test)' },
+  'api-key': { type: 'string', arg: 'KEY', help: 'ensure an admin account holding KEY exists' },
+  'log-level': { type: 'string', arg: 'L', help: `${LOG_LEVELS.join('|')} (default info)` },
+  'log-format': { type: 'string', arg: 'F', help: 'pretty|json (default pretty on a terminal, json otherwise)' },
+  quota: { type: 'string', multiple: true, arg: 'ROLE=N', help: 'monthly call allowance of a role, repeatable (N or "unlimited")' },
+  'max-message-size': { type: 'string', arg: 'N', help: 'largest SMTP message in bytes (default 10485760)' },
+  'sweep-interval': { type: 'string', arg: 'D', help: 'how often expired mailboxes are deleted (default 30s)' },
+  'webhook-timeout': { type: 'string', arg: 'D', help: 'webhook request timeout (default 5s)' },
+  'webhook-retry-schedule': { type: 'string', arg: 'D,D,…', help: 'delays before each webhook retry (default 1s,2s,5s,10s,30s,1m,5m,15m,1h)' },
+  'allow-private-webhooks': { type: 'boolean', help: 'allow webhooks to private addresses on a public host' },
+};
+
+const EMAIL: Flag = { type: 'string', arg: 'E', help: "the account's email (required)" };
+const CALLS: Flag = { type: 'string', arg: 'N', help: 'number of API calls (required)' };
+const JSON_FLAG: Flag = { type: 'boolean', help: 'print a JSON array instead of a table' };
+
+/** A command's own flags, then the store's and --help. */
+function withCommon(own: Flags): Flags {
+  return { ...own, ...STORE_FLAGS, ...HELP_FLAG };
+}
+
+/** Writes `text` to stdout as whole lines. */
+function out(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** A string flag's value. */
+const str = (values: Values, flag: string) => values[flag] as string | undefined;
 
 function integer(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -107,11 +111,30 @@ export function serveOptions(values: Record<string, string | boolean | string[] 
   };
 }
 
-async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
-  if (values.help) return void process.stdout.write(USAGE);
+/** `--log-format`, else MAILWRIGHT_LOG_FORMAT, else pretty on a terminal and json otherwise. */
+function logFormat(values: Values, env: NodeJS.ProcessEnv): 'pretty' | 'json' {
+  const given = str(values, 'log-format') ?? (env.MAILWRIGHT_LOG_FORMAT || undefined);
+  if (given === undefined) return process.stdout.isTTY ? 'pretty' : 'json';
+  if (!LOG_FORMATS.includes(given)) throw new UsageError(`--log-format must be ${LOG_FORMATS.join(' or ')}, got "${given}"`);
+  return given as 'pretty' | 'json';
+}
+
+/** The store flag to repeat in a suggested command ('' for the default store). */
+function storeArgs(config: { data: string; databaseUrl: string | null }): string {
+  if (config.databaseUrl) return ' --database-url URL';
+  if (config.data === join('.mailwright', 'mailwright.db')) return '';
+  return ` --data ${/^[\w@%+=:,./-]+$/.test(config.data) ? config.data : JSON.stringify(config.data)}`;
+}
+
+async function serve(values: Values): Promise<void> {
   const options = serveOptions(values, process.env);
-  const server = await startServer(options).catch((error: unknown) => {
+  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`);
+  }
+  const pretty = logFormat(values, process.env) === 'pretty';
+  const config = resolveConfig(options);
+  const logDestination = pretty ? prettyDestination(process.stdout, { color: process.stdout.isTTY === true && process.stdout.hasColors() }) : undefined;
+  const server = await startServer(options, { logDestination }).catch((error: unknown) => {
     throw portInUse(error, options) ?? error;
   });
   let stopping = false;
@@ -131,30 +154,42 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // Printed last: whoever waits for this line may signal at once.
-  let banner = `mailwright ${VERSION} listening: HTTP ${server.httpUrl} SMTP ${server.smtpUrl}\n`;
-  if (server.apiKey && !values['api-key'] && !process.env.MAILWRIGHT_API_KEY) {
-    banner += `Created the admin account; its API key is shown only now:\n${server.apiKey}\n`;
-  }
-  process.stdout.write(banner);
+  const configuredBy = str(values, 'api-key') ? '--api-key' : process.env.MAILWRIGHT_API_KEY ? 'MAILWRIGHT_API_KEY' : null;
+  // Printed last, in one write: whoever waits for its first line may signal at once.
+  process.stdout.write(
+    banner({
+      version: VERSION,
+      httpUrl: server.httpUrl,
+      smtpUrl: server.smtpUrl,
+      adminEmail: ADMIN_EMAIL,
+      data: config.data,
+      databaseUrl: config.databaseUrl,
+      storeArgs: storeArgs(config),
+      key: configuredBy ? { configuredBy } : server.apiKey ? { created: server.apiKey } : null,
+    }),
+  );
 }
 
 /** A one-line, actionable error for a port that another process holds, instead of a stack trace. */
-function portInUse(error: unknown, options: { httpPort?: number | undefined; smtpPort?: number | undefined }): UsageError | undefined {
+function portInUse(error: unknown, options: { httpPort?: number | undefined; smtpPort?: number | undefined }): RunError | undefined {
   const e = error as { code?: string; port?: number };
   if (e?.code !== 'EADDRINUSE') return undefined;
   const smtpPort = options.smtpPort ?? DEFAULT_SMTP_PORT;
   const smtp = e.port !== undefined && e.port === smtpPort && e.port !== (options.httpPort ?? DEFAULT_HTTP_PORT);
   const flag = smtp ? 'smtp-port' : 'http-port';
   const port = e.port ?? (smtp ? smtpPort : options.httpPort ?? DEFAULT_HTTP_PORT);
-  return new UsageError(
+  return new RunError(
     `${smtp ? 'SMTP' : 'HTTP'} port ${port} is already in use; pass --${flag} with another port, or --${flag} 0 to take a free one (or stop the process that holds it)`,
   );
 }
 
-async function withStore<T>(values: { data?: string; 'database-url'?: string }, run: (store: Store, roles: string[]) => Promise<T>): Promise<T> {
+/** Opens the store the flags (or MAILWRIGHT_DATA / MAILWRIGHT_DATABASE_URL) name; `mustExist` for commands that only read. */
+async function withStore<T>(values: Values, run: (store: Store, roles: string[]) => Promise<T>, opts: { mustExist?: boolean } = {}): Promise<T> {
   const env = process.env;
-  const config = resolveConfig({ data: values.data ?? env.MAILWRIGHT_DATA, databaseUrl: values['database-url'] ?? env.MAILWRIGHT_DATABASE_URL });
+  const config = resolveConfig({ data: str(values, 'data') ?? env.MAILWRIGHT_DATA, databaseUrl: str(values, 'database-url') ?? env.MAILWRIGHT_DATABASE_URL });
+  if (opts.mustExist && !config.databaseUrl && config.data !== ':memory:' && !existsSync(config.data)) {
+    throw new RunError(`there is no store at ${resolve(config.data)}; pass --data with the file \`mailwright serve\` uses (default ./.mailwright/mailwright.db)`);
+  }
   const store = await openStore(config);
   try {
     return await run(store, Object.keys(config.roles));
@@ -163,82 +198,218 @@ async function withStore<T>(values: { data?: string; 'database-url'?: string }, 
   }
 }
 
-function required(value: string | undefined, flag: string, example: string): string {
-  if (!value) throw new UsageError(`--${flag} is required, e.g. ${example}`);
+function required(value: string | undefined, name: string, example: string): string {
+  if (!value) throw new UsageError(`${name} is required, e.g. ${example}`);
   return value;
 }
 
-async function admin(group: string, action: string | undefined, args: string[]): Promise<void> {
-  const now = Date.now();
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  const command = `${group} ${action ?? ''}`.trim();
-  switch (command) {
-    case 'accounts create': {
-      const { values } = parseArgs({ args, options: { ...STORE_OPTIONS, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } } });
-      const email = required(values.email, 'email', '--email qa@example.com');
+/** Opens the store and finds the account that the (required) --email names. */
+async function withAccount<T>(values: Values, run: (store: Store, account: AccountRecord) => Promise<T>, opts: { mustExist?: boolean } = {}): Promise<T> {
+  const email = required(str(values, 'email'), '--email', '--email qa@example.com');
+  return withStore(values, async (store) => run(store, await requireAccount(store, email)), opts);
+}
+
+/** Rows as a table for people, or with --json as a JSON array for scripts. */
+function printList<T>(values: Values, rows: readonly T[], json: (row: T) => object, columns: ReadonlyArray<Column<T>>, empty: string): void {
+  out(values.json ? JSON.stringify(rows.map(json), null, 2) : table(rows, columns, empty));
+}
+
+const COMMANDS: readonly Command[] = [
+  {
+    name: 'serve',
+    synopsis: '[options]',
+    summary: 'run the HTTP API, web UI and SMTP server',
+    about: 'Every option has a MAILWRIGHT_* twin, e.g. MAILWRIGHT_HTTP_PORT for --http-port; a flag wins over its variable.',
+    flags: withCommon(SERVE_FLAGS),
+    run: serve,
+  },
+  {
+    name: 'accounts create',
+    synopsis: '--email E [--role R] [--password P]',
+    summary: 'create an account',
+    flags: withCommon({
+      email: EMAIL,
+      role: { type: 'string', arg: 'R', help: `${ROLE_NAMES.join('|')} (default civilian)` },
+      password: { type: 'string', arg: 'P', help: 'password for signing in to the web UI' },
+    }),
+    run: async (values) => {
+      const email = required(str(values, 'email'), '--email', '--email qa@example.com');
       await withStore(values, async (store, roles) => {
-        const account = await createAccount(store, roles, { email, role: values.role, password: values.password, now });
+        const account = await createAccount(store, roles, { email, role: str(values, 'role'), password: str(values, 'password'), now: Date.now() });
         out(`created account ${account.email} (${account.id}), role ${account.role}`);
       });
-      return;
-    }
-    case 'keys create': {
-      const { values } = parseArgs({ args, options: { ...STORE_OPTIONS, email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } } });
-      const email = required(values.email, 'email', '--email qa@example.com');
-      await withStore(values, async (store) => {
-        const account = await requireAccount(store, email);
-        const { key, record } = await createKey(store, account, { scopes: parseScopes(values.scopes), name: values.name, now });
+    },
+  },
+  {
+    name: 'accounts list',
+    synopsis: '[--json]',
+    summary: 'list the accounts with their role and live mailboxes',
+    flags: withCommon({ json: JSON_FLAG }),
+    run: (values) =>
+      withStore(values, async (store) => {
+        printList(
+          values,
+          await store.listAccounts(Date.now()),
+          (a) => ({ id: a.id, email: a.email, role: a.role, admin: a.isAdmin, createdAt: iso(a.createdAt), liveMailboxes: a.liveMailboxes }),
+          [['email', (a) => a.email], ['role', (a) => a.role], ['admin', (a) => (a.isAdmin ? 'yes' : 'no')], ['created', (a) => when(a.createdAt)], ['mailboxes', (a) => String(a.liveMailboxes)]],
+          'no accounts yet; create one with `mailwright accounts create --email E`',
+        );
+      }, { mustExist: true }),
+  },
+  {
+    name: 'keys create',
+    synopsis: '--email E [--scopes emails,config] [--name N]',
+    summary: 'create an API key for an account; the key is shown only once',
+    flags: withCommon({
+      email: EMAIL,
+      scopes: { type: 'string', arg: 'LIST', help: 'comma-separated subset of emails,config (default both)' },
+      name: { type: 'string', arg: 'N', help: 'a label for the key (default "default")' },
+    }),
+    run: (values) =>
+      withAccount(values, async (store, account) => {
+        const { key, record } = await createKey(store, account, { scopes: parseScopes(str(values, 'scopes')), name: str(values, 'name'), now: Date.now() });
         out(`created key ${record.id} (${record.name}) for ${account.email} with scopes ${record.scopes.join(',')}; it is shown only now:`);
         out(key);
-      });
-      return;
-    }
-    case 'keys revoke': {
-      const { values, positionals } = parseArgs({ args, options: STORE_OPTIONS, allowPositionals: true });
-      const id = required(positionals[0], 'KEY_ID (positional)', 'mailwright keys revoke key_abc123');
+      }),
+  },
+  {
+    name: 'keys list',
+    synopsis: '--email E [--json]',
+    summary: "list an account's API keys (prefixes only; secrets are never stored)",
+    flags: withCommon({ email: EMAIL, json: JSON_FLAG }),
+    run: (values) =>
+      withAccount(values, async (store, account) => {
+        printList(
+          values,
+          await store.listApiKeys(account.id),
+          (k) => ({ id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, createdAt: iso(k.createdAt), revokedAt: iso(k.revokedAt) }),
+          [['id', (k) => k.id], ['name', (k) => k.name], ['prefix', (k) => `${k.prefix}…`], ['scopes', (k) => k.scopes.join(',')], ['created', (k) => when(k.createdAt)], ['revoked', (k) => (k.revokedAt === null ? 'no' : when(k.revokedAt))]],
+          `${account.email} has no API keys; create one with \`mailwright keys create --email ${account.email}\``,
+        );
+      }, { mustExist: true }),
+  },
+  {
+    name: 'keys revoke',
+    synopsis: 'KEY_ID',
+    summary: 'revoke an API key by its id (see `mailwright keys list`)',
+    positional: 'KEY_ID',
+    flags: withCommon({}),
+    run: async (values, positionals) => {
+      const id = required(positionals[0], 'KEY_ID', 'mailwright keys revoke key_abc123');
       await withStore(values, async (store) => {
-        if (!(await store.revokeApiKey(id, now))) throw new AdminError('key_not_found', `no live key has id ${id}; key ids look like key_… (see \`mailwright keys create\` output)`);
+        if (!(await store.revokeApiKey(id, Date.now()))) throw new AdminError('key_not_found', `no live key has id ${id}; key ids look like key_… (see \`mailwright keys list --email E\`)`);
         out(`revoked key ${id}`);
       });
-      return;
-    }
-    case 'quota grant': {
-      const { values } = parseArgs({ args, options: { ...STORE_OPTIONS, email: { type: 'string' }, calls: { type: 'string' } } });
-      const email = required(values.email, 'email', '--email qa@example.com');
-      const calls = integer('calls', required(values.calls, 'calls', '--calls 5000'))!;
-      await withStore(values, async (store) => {
-        const account = await requireAccount(store, email);
+    },
+  },
+  {
+    name: 'mailboxes list',
+    synopsis: '[--email E] [--json]',
+    summary: 'list the live mailboxes of every account, or of one',
+    flags: withCommon({ email: { ...EMAIL, help: "only this account's mailboxes" }, json: JSON_FLAG }),
+    run: (values) =>
+      withStore(values, async (store) => {
+        const now = Date.now();
+        const email = str(values, 'email');
+        const account = email === undefined ? undefined : await requireAccount(store, email);
+        printList(
+          values,
+          await store.listLiveMailboxes({ accountId: account?.id, now }),
+          (m) => ({ id: m.id, address: m.address, accountEmail: m.accountEmail, createdAt: iso(m.createdAt), expiresAt: iso(m.expiresAt), messages: m.messageCount }),
+          [['address', (m) => m.address], ['id', (m) => m.id], ['account', (m) => m.accountEmail], ['expires', (m) => `${when(m.expiresAt)} (${fromNow(m.expiresAt, now)})`], ['messages', (m) => String(m.messageCount)]],
+          account ? `${account.email} has no live mailboxes` : 'no live mailboxes',
+        );
+      }, { mustExist: true }),
+  },
+  {
+    name: 'quota grant',
+    synopsis: '--email E --calls N',
+    summary: 'add a purchased top-up to this month',
+    flags: withCommon({ email: EMAIL, calls: CALLS }),
+    run: async (values) => {
+      const calls = integer('calls', required(str(values, 'calls'), '--calls', '--calls 5000'))!;
+      const now = Date.now();
+      await withAccount(values, async (store, account) => {
         await grantQuota(store, account, calls, now);
         out(`granted ${calls} calls to ${account.email} for ${new Date(now).toISOString().slice(0, 7)}`);
       });
-      return;
-    }
-    case 'quota code': {
-      const { values } = parseArgs({ args, options: { ...STORE_OPTIONS, calls: { type: 'string' } } });
-      const calls = integer('calls', required(values.calls, 'calls', '--calls 5000'))!;
+    },
+  },
+  {
+    name: 'quota code',
+    synopsis: '--calls N',
+    summary: 'mint a redeemable top-up code; the code is shown only once',
+    flags: withCommon({ calls: CALLS }),
+    run: async (values) => {
+      const calls = integer('calls', required(str(values, 'calls'), '--calls', '--calls 5000'))!;
       await withStore(values, async (store) => {
-        const code = await mintRedeemCode(store, calls, now);
+        const code = await mintRedeemCode(store, calls, Date.now());
         out(`minted a code worth ${calls} calls; redeem it with POST /api/config/quota/redeem. It is shown only now:`);
         out(code);
       });
-      return;
-    }
-    default:
-      throw new UsageError(`unknown command "mailwright ${command}"; run \`mailwright --help\``);
+    },
+  },
+];
+
+/** parseArgs' errors as one line naming the flag and the command's --help. */
+function usageErrorOf(error: unknown, name: string): unknown {
+  const e = error as { code?: string; message?: string };
+  if (!e?.code?.startsWith('ERR_PARSE_ARGS')) return error;
+  const message = e.message ?? '';
+  const help = `run \`mailwright ${name} --help\``;
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return new UsageError(`unknown option ${unknown[1]} for \`mailwright ${name}\`; ${help}`);
+  const stray = /^Unexpected argument '([^']*)'/.exec(message);
+  if (stray) return new UsageError(`unexpected argument "${stray[1]}": \`mailwright ${name}\` takes no positional arguments; ${help}`);
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+  if (missing) return new UsageError(`${missing[1]} needs a value; ${help}`);
+  const extra = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
+  if (extra) return new UsageError(`${extra[1]} takes no value; ${help}`);
+  return new UsageError(`${message.split('. ')[0]}; ${help}`);
+}
+
+async function runCommand(command: Command, args: string[]): Promise<void> {
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  if (options.includes('--help') || options.includes('-h')) return out(commandUsage(command));
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: parseOptions(command.flags), allowPositionals: command.positional !== undefined, strict: true }) as typeof parsed;
+  } catch (error) {
+    throw usageErrorOf(error, command.name);
   }
+  if (parsed.positionals.length > 1) {
+    throw new UsageError(`\`mailwright ${command.name}\` takes one ${command.positional}, got: ${parsed.positionals.join(' ')}; run \`mailwright ${command.name} --help\``);
+  }
+  return command.run(parsed.values, parsed.positionals);
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(USAGE);
-  if (command === '--version' || command === '-v') return void process.stdout.write(`${VERSION}\n`);
-  if (command === 'serve') return serve(rest);
-  const [action, ...args] = rest;
-  return admin(command, action, args);
+  const [first, second] = argv;
+  if (!first || first === '--help' || first === '-h') return out(mainUsage(COMMANDS));
+  if (first === '--version' || first === '-v') return out(VERSION);
+  if (first === 'help') return main([...argv.slice(1), '--help']);
+  if (first.startsWith('-')) throw new UsageError(`unknown option ${first}; run \`mailwright --help\``);
+  const direct = COMMANDS.find((c) => c.name === first);
+  if (direct) return runCommand(direct, argv.slice(1));
+  const group = COMMANDS.filter((c) => c.name.startsWith(`${first} `));
+  if (group.length === 0) throw new UsageError(`unknown command "mailwright ${first}"; run \`mailwright --help\``);
+  if (second === '--help' || second === '-h') return out(groupUsage(first, group));
+  const command = group.find((c) => c.name === `${first} ${second}`);
+  if (!command) {
+    const what = second === undefined ? `"mailwright ${first}" needs a command` : `unknown command "mailwright ${first} ${second}"`;
+    throw new UsageError(`${what}: ${group.map((c) => c.name).join(', ')}; run \`mailwright ${first} --help\``);
+  }
+  return runCommand(command, argv.slice(2));
 }
 
+/** Admin errors that come from a wrong argument rather than the store's state. */
+const ADMIN_USAGE_CODES: ReadonlyArray<AdminError['code']> = ['unknown_role', 'invalid_scope', 'invalid_value'];
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof AdminError || error instanceof ConfigError || (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS') || (error as { code?: string })?.code === 'MW_ERR_CONFIG';
-  process.stderr.write(`mailwright: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
-  process.exit(1);
+  const code = (error as { code?: unknown })?.code;
+  const usage = error instanceof UsageError || error instanceof ConfigError || code === 'MW_ERR_CONFIG' || (error instanceof AdminError && ADMIN_USAGE_CODES.includes(error.code));
+  const explained = usage || error instanceof RunError || error instanceof AdminError || (typeof code === 'string' && code.startsWith('SQLITE_'));
+  process.stderr.write(`mailwright: ${explained ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  process.exit(usage ? 2 : 1);
 });

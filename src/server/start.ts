@@ -1,6 +1,6 @@
 // Owns starting and stopping the whole service in-process: store, HTTP API, SMTP, webhook
 // dispatcher and sweeper. A failure half way undoes what started and rethrows the first error.
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { resolveConfig, type ServerOptions } from './config.js';
 import { systemClock, type Clock, type ServiceContext } from './context.js';
 import { ServiceBus } from './events.js';
@@ -34,6 +34,8 @@ export interface StartServerInternals {
   clock?: Clock;
   /** Substitute logger. */
   logger?: Logger;
+  /** Where the default logger writes its JSON lines instead of stdout (the CLI's human format). */
+  logDestination?: DestinationStream;
 }
 
 function urlHost(host: string): string {
@@ -51,7 +53,7 @@ function urlHost(host: string): string {
  */
 export async function startServer(options: ServerOptions = {}, internals: StartServerInternals = {}): Promise<StartedServer> {
   const config = resolveConfig(options);
-  const log = internals.logger ?? pino({ level: config.logLevel, base: { service: 'mailwright' } });
+  const log = internals.logger ?? pino({ level: config.logLevel, base: { service: 'mailwright' } }, internals.logDestination);
   const clock = internals.clock ?? systemClock;
   const undo: Array<() => Promise<void>> = [];
   const closeAll = async () => {

@@ -321,6 +321,26 @@ export class SqliteStore implements Store {
     return num(this.#get('SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?', accountId, now)?.n);
   }
 
+  // ---- listings for the CLI
+
+  async listAccounts(now: Millis) {
+    const rows = this.#all(
+      'SELECT a.*, (SELECT COUNT(*) FROM mailboxes m WHERE m.account_id = a.id AND m.expires_at > ?) AS live_mailboxes FROM accounts a ORDER BY a.created_at, a.email',
+      now,
+    );
+    return rows.map((row) => ({ ...accountFromRow(row), liveMailboxes: num(row.live_mailboxes) }));
+  }
+
+  async listLiveMailboxes(input: { accountId?: string; now: Millis }) {
+    const rows = this.#all(
+      `SELECT m.*, a.email AS account_email, (SELECT COUNT(*) FROM messages g WHERE g.mailbox_id = m.id) AS message_count
+       FROM mailboxes m JOIN accounts a ON a.id = m.account_id
+       WHERE m.expires_at > ? AND (? IS NULL OR m.account_id = ?) ORDER BY m.created_at, m.address`,
+      input.now, input.accountId ?? null, input.accountId ?? null,
+    );
+    return rows.map((row) => ({ ...mailboxFromRow(row), accountEmail: str(row.account_email), messageCount: num(row.message_count) }));
+  }
+
   // ---- messages
 
   async insertMessage(mailboxIds: string[], message: NewMessage, now: Millis, buildPayload: PayloadBuilder): Promise<InsertedCopy[]> {

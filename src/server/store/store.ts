@@ -176,6 +176,12 @@ export interface Store {
   findLiveMailboxByAddress(address: string, now: Millis): Promise<MailboxRecord | null>;
   countLiveMailboxes(accountId: string, now: Millis): Promise<number>;
 
+  // ---- listings for the CLI
+  /** Every account, oldest first, with its number of live mailboxes. */
+  listAccounts(now: Millis): Promise<Array<AccountRecord & { liveMailboxes: number }>>;
+  /** Live mailboxes (of one account when `accountId` is given), oldest first, each with its account's email and message count. */
+  listLiveMailboxes(input: { accountId?: string; now: Millis }): Promise<Array<MailboxRecord & { accountEmail: string; messageCount: number }>>;
+
   // ---- messages
   /**
    * Stores one copy of the message per mailbox, and the webhook deliveries each copy is
