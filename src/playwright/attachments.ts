@@ -1,6 +1,7 @@
 // Owns attaching received mail to the test report: per the `attach` policy, each message
-// of the inboxes a test created or used becomes its HTML (text/html), text (text/plain)
-// and raw source (message/rfc822 .eml) attachments.
+// of the inboxes a test created or used becomes its HTML (text/html), a picture of that HTML
+// as a browser shows it (image/png .png, made by render.ts; left out when it cannot be made),
+// text (text/plain) and raw source (message/rfc822 .eml) attachments.
 import type { TestInfo } from '@playwright/test';
 import createDebug from 'debug';
 import type { MailMessage } from './message.js';
@@ -32,8 +33,14 @@ function label(subject: string): string {
   return clean.length > 60 ? `${clean.slice(0, 59)}…` : clean || '(no subject)';
 }
 
-/** Attaches every message of the inboxes; failures are logged, never thrown. */
-export async function attachMessages(testInfo: TestInfo, inboxes: Iterable<AttachableInbox>): Promise<number> {
+/** Pictures a mail's HTML: a PNG, or `undefined` when none could be made. */
+export type RenderHtml = (html: string) => Promise<Buffer | undefined>;
+
+/**
+ * Attaches every message of the inboxes, with a PNG of each HTML body when `render` is
+ * given; failures are logged, never thrown.
+ */
+export async function attachMessages(testInfo: TestInfo, inboxes: Iterable<AttachableInbox>, render?: RenderHtml): Promise<number> {
   let attached = 0;
   for (const inbox of inboxes) {
     let messages: MailMessage[];
@@ -45,7 +52,11 @@ export async function attachMessages(testInfo: TestInfo, inboxes: Iterable<Attac
     }
     for (const [index, message] of messages.slice(0, MAX_ATTACHED_MESSAGES).entries()) {
       const name = `${inbox.address} #${index + 1} ${label(message.subject)}`;
-      if (message.html !== null) await testInfo.attach(`${name}.html`, { body: message.html, contentType: 'text/html' });
+      if (message.html !== null) {
+        await testInfo.attach(`${name}.html`, { body: message.html, contentType: 'text/html' });
+        const png = await render?.(message.html).catch((error: unknown) => debug('could not picture %s: %O', message.id, error));
+        if (png) await testInfo.attach(`${name}.png`, { body: png, contentType: 'image/png' });
+      }
       if (message.text !== null) await testInfo.attach(`${name}.txt`, { body: message.text, contentType: 'text/plain' });
       try {
         const raw = await inbox.source(message);

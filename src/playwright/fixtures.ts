@@ -1,13 +1,14 @@
 // Owns the Playwright fixtures: the `mailwright` option, the worker-scoped `mail` hub, the
 // test-scoped `inbox`, and the boxed internals (resolved options; the per-test scope that
 // attaches received mail to the report). `defineMailFixtures` returns them for test.extend.
-import { test as base, type Fixtures, type TestInfo } from '@playwright/test';
+import { test as base, type Fixtures, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo } from '@playwright/test';
 import createDebug from 'debug';
 import { attachMessages, shouldAttach } from './attachments.js';
 import { MailwrightNotAwaitedError } from './errors.js';
 import { MailHub } from './hub.js';
 import type { Inbox } from './inbox.js';
 import { resolveMailOptions, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
+import { createMailRenderer, renderDeadline, type MailRenderer } from './render.js';
 import { beginTestScope, endTestScope, type TestScope } from './test-scope.js';
 
 const debug = createDebug('mailwright:fixtures');
@@ -56,12 +57,15 @@ export interface MailwrightInternalTestFixtures {
 /** Internal worker-scoped fixtures (boxed). */
 export interface MailwrightInternalWorkerFixtures {
   _mailwrightOptions: ResolvedMailOptions;
+  _mailwrightRenderer: MailRenderer;
 }
 
 /** Everything {@link defineMailFixtures} returns, typed for `test.extend`. */
 export type MailwrightFixtureDefinitions = Fixtures<
   MailwrightTestFixtures & MailwrightInternalTestFixtures,
-  MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures
+  MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures,
+  {},
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions
 >;
 
 /**
@@ -81,7 +85,8 @@ export type MailwrightFixtureDefinitions = Fixtures<
 export function defineMailFixtures(
   defaults: MailwrightOptions = {},
   // Spelled as `Fixtures<…>` (not through the alias) so `base.extend(defineMailFixtures())` infers its types.
-): Fixtures<MailwrightTestFixtures & MailwrightInternalTestFixtures, MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures> {
+  // The Playwright worker fixtures are named so `_mailwrightRenderer` can use `playwright`, `browserName`, ….
+): Fixtures<MailwrightTestFixtures & MailwrightInternalTestFixtures, MailwrightWorkerFixtures & MailwrightInternalWorkerFixtures, {}, PlaywrightWorkerArgs & PlaywrightWorkerOptions> {
   return {
     mailwright: [{}, { option: true, scope: 'worker' }],
 
@@ -104,14 +109,32 @@ export function defineMailFixtures(
       { scope: 'worker', title: 'mailwright hub' },
     ],
 
+    // Pictures HTML mail for the report. Not the test's `browser` fixture: depending on it
+    // would launch a browser in every worker, API-only suites included (and fail where none
+    // is installed), and Playwright has no public way to borrow it only when some test already
+    // launched it. So this launches the same engine with the same launch options (or connects
+    // like `browser` does with connectOptions), lazily on the first mail rendered: workers that
+    // render nothing start nothing. Every dependency here is a cheap option.
+    _mailwrightRenderer: [
+      async ({ playwright, browserName, launchOptions, connectOptions }, use) => {
+        const renderer = createMailRenderer({ browserType: playwright[browserName], launchOptions, ...(connectOptions ? { connectOptions } : {}) });
+        try {
+          await use(renderer);
+        } finally {
+          await renderer.close();
+        }
+      },
+      { scope: 'worker', box: true },
+    ],
+
     _mailwrightTest: [
-      async ({}, use, testInfo) => {
+      async ({ _mailwrightRenderer }, use, testInfo) => {
         const scope = beginTestScope(testInfo);
         try {
           await use();
           // Still pending when the body ended: an `await` is missing. Fail rather than pass having checked nothing.
           const forgotten = [...scope.pending].map(({ call, site }) => ({ call, ...(site ? { where: site.where, frame: site.frame } : {}) }));
-          await attachReceived(testInfo, scope);
+          await attachReceived(testInfo, scope, _mailwrightRenderer);
           if (forgotten.length > 0 && testInfo.status === testInfo.expectedStatus && testInfo.status === 'passed') {
             throw new MailwrightNotAwaitedError(forgotten);
           }
@@ -132,10 +155,11 @@ export function defineMailFixtures(
   };
 }
 
-/** Attaches the mail of the test's inboxes whose policy asks for it. */
-async function attachReceived(testInfo: TestInfo, scope: TestScope): Promise<void> {
+/** Attaches the mail of the test's inboxes whose policy asks for it, HTML also as a picture. */
+async function attachReceived(testInfo: TestInfo, scope: TestScope, renderer: MailRenderer): Promise<void> {
   const wanted = [...scope.inboxes].filter(([, policy]) => shouldAttach(policy, testInfo)).map(([inbox]) => inbox);
   if (wanted.length === 0) return;
-  const count = await attachMessages(testInfo, wanted);
+  const deadline = renderDeadline(testInfo.timeout);
+  const count = await attachMessages(testInfo, wanted, (html) => renderer.render(html, deadline));
   debug('attached %d message(s) of %d inbox(es) to "%s"', count, wanted.length, testInfo.title);
 }

@@ -1,6 +1,7 @@
 // Owns Inbox, the object tests hold: its address, the waits (message, verification link,
-// code), expectNoMessage and messages(). Each wait is a test.step, sees only messages in its
-// window (since the test started, or `since`), and times out with a MailwrightTimeoutError.
+// code), expectNoMessage and messages(). Each wait is a test.step (with an inner step naming
+// what arrived: subject, time, link or code), sees only messages in its window (since the
+// test started, or `since`), and times out with a MailwrightTimeoutError.
 import { test as base } from '@playwright/test';
 import createDebug from 'debug';
 import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';
@@ -164,6 +165,23 @@ function inTest(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Longest subject, link or code shown in a step title; a longer one is cut with `…`. */
+const TITLE_VALUE_LENGTH = 72;
+
+function clipForTitle(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > TITLE_VALUE_LENGTH ? `${line.slice(0, TITLE_VALUE_LENGTH - 1)}…` : line;
+}
+
+/**
+ * The title of the step that tells what a wait got, e.g.
+ * `received "Verify your email" at 12:03:04.120 (waited 800 ms) → link https://app.test/verify?t=…`.
+ */
+function receivedTitle(target: Target, message: MailMessage, value: unknown, waited: number): string {
+  const got = target === 'message' ? '' : ` → ${target === 'code' ? 'code' : 'link'} ${clipForTitle(String(value))}`;
+  return `received "${clipForTitle(message.subject) || '(no subject)'}" at ${formatClock(message.receivedAt)} (waited ${formatDuration(waited)})${got}`;
 }
 
 /** Runs `body` as a boxed test.step at the user's call site when a test is running, plainly otherwise. */
@@ -383,7 +401,11 @@ export class Inbox {
         debug('%s: "%s" matches but has no %s (%s); still waiting', this.address, message.subject, target, why[0]);
       };
       const result = await this.#race(valid, extract, timeout, since, true, onMiss);
-      if (result.found) return result;
+      if (result.found) {
+        // A step's title is fixed when it starts, so what arrived gets a step of its own inside the wait's.
+        await step(receivedTitle(target, result.message, result.value, Date.now() - startedAt.getTime()), async () => {}, site);
+        return result;
+      }
       throw await this.#timeoutError(target, result, valid, timeout, since, startedAt, hints, site);
     }, site);
   }

@@ -82,7 +82,9 @@ export interface MailwrightOptions {
   timeout?: number;
   /**
    * When messages received by a test are attached to its report (HTML as text/html, text
-   * as text/plain, the source as a message/rfc822 `.eml`).
+   * as text/plain, the source as a message/rfc822 `.eml`, and the HTML as a browser shows
+   * it, as an image/png: rendered with scripts off and no network, in a browser of the
+   * test's engine started only when there is HTML to picture; skipped if none can start).
    * @default 'on-failure'
    */
   attach?: AttachPolicy;

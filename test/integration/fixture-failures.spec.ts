@@ -5,7 +5,8 @@ import { test, expect } from '@playwright/test';
 import { annotation, runInner, startService, type InnerTest } from './fixture/run-inner.js';
 
 function attachmentSummary(t: InnerTest) {
-  return t.attachments.filter((a) => a.contentType !== 'text/markdown').map((a) => ({ name: a.name, contentType: a.contentType }));
+  // The PNG of an HTML mail depends on a browser being found; fixture-attach.spec.ts covers it.
+  return t.attachments.filter((a) => a.contentType !== 'text/markdown' && a.contentType !== 'image/png').map((a) => ({ name: a.name, contentType: a.contentType }));
 }
 
 function decoded(t: InnerTest, suffix: string): string {

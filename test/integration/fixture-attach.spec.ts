@@ -1,0 +1,147 @@
+// Integration: "look, don't read" — with attach on, each HTML mail is also attached as a PNG
+// rendered in a browser with scripts off and no network, the browser starts only when a mail
+// is rendered, a browser that cannot start costs the PNG and nothing else, and each wait's
+// step says what arrived (subject, time, and the link or code it returned).
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, expect } from '@playwright/test';
+import { findChromium } from '../../src/index.js';
+import { annotation, failures, runInner, startService, type InnerRun, type InnerTest } from './fixture/run-inner.js';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function attached(t: InnerTest, suffix: string) {
+  const address = annotation(t, 'address');
+  return t.attachments.filter((a) => a.name.startsWith(`${address} `) && a.name.endsWith(suffix));
+}
+
+/** The PNG's bytes and size (read from its IHDR chunk). */
+function picture(t: InnerTest, index: number) {
+  const attachment = attached(t, '.png')[index];
+  const bytes = Buffer.from(attachment?.body ?? '', 'base64');
+  return { name: attachment?.name, contentType: attachment?.contentType, bytes, width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** Milliseconds per render, from the `DEBUG=mailwright:render` lines of the tests' output. */
+function renderTimes(run: InnerRun): number[] {
+  const text = run.tests.map((t) => t.stderr).join('');
+  return [...text.matchAll(/rendered \d+ characters of HTML in (\d+) ms/g)].map((m) => Number(m[1]));
+}
+
+/** A loopback HTTP server that records every connection and request; nothing should reach it. */
+async function startRemote() {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.end();
+  });
+  server.on('connection', () => seen.push('connection'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    async [Symbol.asyncDispose]() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A browser executable that appends a line to `log` each time it starts, then runs Chromium (or fails when `chromium` is undefined). */
+function browserScript(dir: string, log: string, chromium: string | undefined): string {
+  const path = join(dir, chromium ? 'chromium.sh' : 'broken-browser.sh');
+  const run = chromium ? `exec '${chromium}' "$@"` : 'echo "no browser here" >&2; exit 1';
+  writeFileSync(path, `#!/bin/sh\necho started >> '${log}'\n${run}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/**
+ * Runs attach-png.inner.ts in one worker with `chromium` as its browser (undefined: a browser
+ * that cannot start). Returns the run, how often the browser was started, and what reached
+ * the remote server.
+ */
+async function runAttachPng(chromium: string | undefined) {
+  const dir = mkdtempSync(join(tmpdir(), 'mailwright-png-'));
+  try {
+    await using service = await startService();
+    await using remote = await startRemote();
+    const log = join(dir, 'launches.log');
+    const run = await runInner({
+      service,
+      files: ['attach-png.inner.ts'],
+      workers: 1,
+      env: { MW_BROWSER: browserScript(dir, log, chromium), MW_BROWSER_LOG: log, MW_REMOTE_URL: remote.url, DEBUG: 'mailwright:render' },
+    });
+    const launches = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0;
+    return { run, launches, reached: [...remote.seen] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test.describe.configure({ mode: 'parallel' });
+
+test('HTML mail is attached as a PNG rendered offline with scripts off; waits name what arrived', async () => {
+  test.setTimeout(180_000);
+  const chromium = findChromium();
+  test.skip(chromium.source === 'none' || !chromium.path, 'no Chromium installed (npx playwright install chromium)');
+  const { run, launches, reached } = await runAttachPng(chromium.path);
+  expect(failures(run)).toBe('');
+  expect(run.exitCode).toBe(0);
+  expect(launches, 'one browser, started for the first HTML mail').toBe(1);
+
+  const plain = run.get('a mail without HTML is attached without a picture');
+  expect(plain.attachments.map((a) => a.contentType)).toEqual(['text/plain', 'message/rfc822']);
+
+  const html = run.get('html mail is attached as a picture, and the waits say what arrived');
+  const address = annotation(html, 'address')!;
+  expect(html.attachments.filter((a) => a.name.startsWith(address)).map((a) => a.name)).toEqual([
+    `${address} #1 Verify your email.html`,
+    `${address} #1 Verify your email.png`,
+    `${address} #1 Verify your email.txt`,
+    `${address} #1 Verify your email.eml`,
+    `${address} #2 Your sign-in code.html`,
+    `${address} #2 Your sign-in code.png`,
+    `${address} #2 Your sign-in code.eml`,
+  ]);
+  const png = picture(html, 0);
+  expect(png.contentType).toBe('image/png');
+  expect(png.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  expect(png.bytes.length).toBeGreaterThan(1_000);
+  expect(png.width).toBe(800);
+  expect(png.height).toBeGreaterThan(0);
+
+  const clock = String.raw`at \d\d:\d\d:\d\d\.\d{3} \(waited [\d.]+ m?s\)`;
+  expect(html.steps).toContainEqual(expect.stringMatching(new RegExp(`^received "Verify your email" ${clock} → link https://app\\.test/verify\\?token=eyJhbGciOiJIUzI1NiJ9\\.x+…$`)));
+  expect(html.steps).toContainEqual(expect.stringMatching(new RegExp(`^received "Your sign-in code" ${clock} → code 483920$`)));
+  expect(html.steps).toContainEqual(expect.stringMatching(new RegExp(`^received "Verify your email" ${clock}$`)));
+  for (const step of html.steps.filter((s) => s.startsWith('received '))) expect(step.length).toBeLessThan(200);
+
+  const hostile = run.get('remote content is not fetched and scripts do not run');
+  const shot = picture(hostile, 0);
+  expect(shot.bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  expect(shot.height, 'the <noscript> block is shown: scripts are off').toBeGreaterThanOrEqual(1_234);
+  expect(shot.height, 'the script did not stretch the page').toBeLessThan(2_345);
+  expect(reached, 'nothing reached the remote server').toEqual([]);
+
+  const times = renderTimes(run);
+  expect(times).toHaveLength(3);
+  test.info().annotations.push({ type: 'render', description: `${times.join(' ms, ')} ms per mail (the first includes the browser start)` });
+});
+
+test('a browser that cannot start costs the PNG only, and is tried once per worker', async () => {
+  test.setTimeout(180_000);
+  const { run, launches } = await runAttachPng(undefined);
+  expect(failures(run)).toBe('');
+  expect(run.exitCode).toBe(0);
+  expect(launches).toBe(1);
+  const html = run.get('html mail is attached as a picture, and the waits say what arrived');
+  expect(html.attachments.map((a) => a.contentType).filter((type) => type !== 'text/markdown')).toEqual([
+    'text/html', 'text/plain', 'message/rfc822', 'text/html', 'message/rfc822',
+  ]);
+  expect(attached(run.get('remote content is not fetched and scripts do not run'), '.png')).toEqual([]);
+});
