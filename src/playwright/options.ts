@@ -217,7 +217,7 @@ export function resolveMailOptions(
   if (!apiKey) {
     throw optionError(
       'mailwright has no API key: set the "apiKey" option (test.use({ mailwright: { apiKey: \'mw_…\' } })) or the MAILWRIGHT_API_KEY environment variable. ' +
-        'Start the service with `mailwright serve --api-key mw_…` (or mailwrightServer() in playwright.config.ts) to get a known key, or create one with `mailwright keys create --email you@example.com`.',
+        'Start the service with `npx mailwright serve --api-key mw_…` (or mailwrightServer() in playwright.config.ts) to get a known key, or create one with `npx mailwright keys create --email you@example.com`.',
     );
   }
   const provider = oneOf('provider', merged.provider, ['mailwright'] as const, 'mailwright');
