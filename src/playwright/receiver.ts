@@ -126,11 +126,6 @@ export class WebhookReceiver implements AsyncDisposable {
       debug('repeated delivery %s ignored', deliveryId);
       return reply.code(204).send();
     }
-    this.#seenDeliveries.add(deliveryId);
-    if (this.#seenDeliveries.size > SEEN_LIMIT) {
-      const oldest = this.#seenDeliveries.values().next().value;
-      if (oldest !== undefined) this.#seenDeliveries.delete(oldest);
-    }
     if (event?.type === 'webhook.test' && event.data && typeof event.data.webhookId === 'string') {
       debug('test event for webhook %s', event.data.webhookId);
       this.#testEvents.add(event.data.webhookId);
@@ -139,11 +134,22 @@ export class WebhookReceiver implements AsyncDisposable {
       try {
         onMessage(event.data);
       } catch (error) {
-        // The hub's bookkeeping failing is no reason to make the service retry.
+        // Not handled: answer 5xx so the service retries, and do not remember the delivery as seen.
         debug('handling message %s failed: %O', event.data.id, error);
+        return reply.code(500).send({ error: 'the receiving worker failed to handle the message; retry' });
       }
     }
+    this.#remember(deliveryId);
     return reply.code(204).send();
+  }
+
+  /** Remembers a handled delivery id, so a repeat of it is acknowledged and ignored (bounded). */
+  #remember(deliveryId: string): void {
+    this.#seenDeliveries.add(deliveryId);
+    if (this.#seenDeliveries.size > SEEN_LIMIT) {
+      const oldest = this.#seenDeliveries.values().next().value;
+      if (oldest !== undefined) this.#seenDeliveries.delete(oldest);
+    }
   }
 
   /** Stops listening. Idempotent. */

@@ -63,3 +63,27 @@ test('verifies, hands on, de-duplicates and confirms test events', async () => {
     await receiver.close(); // idempotent
   }
 });
+
+test('a delivery the worker fails to handle is answered 5xx, so the service retries it, and the retry is handled', async () => {
+  const received: Message[] = [];
+  let failures = 1;
+  const receiver = await WebhookReceiver.start({
+    host: '127.0.0.1',
+    onMessage: (m) => {
+      if (failures-- > 0) throw new Error('bookkeeping failed');
+      received.push(m);
+    },
+  });
+  try {
+    const secret = generateWebhookSecret();
+    receiver.setSecret(secret);
+    const body = JSON.stringify({ type: 'message.received', timestamp: new Date().toISOString(), data: message } satisfies MessageReceivedEvent);
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_retry', body))).toBe(500);
+    expect(received).toEqual([]);
+    // The service's retry carries the same webhook-id: it is not dropped as a repeat.
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_retry', body))).toBe(204);
+    expect(received).toEqual([message]);
+  } finally {
+    await receiver.close();
+  }
+});

@@ -48,25 +48,35 @@ export async function parseMessage(raw: Buffer): Promise<NewMessage> {
       raw,
     };
   } catch {
-    const source = raw.toString('latin1');
-    const split = source.search(/\r?\n\r?\n/);
-    const head = split === -1 ? source : source.slice(0, split);
-    const pairs = head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/).map((line) => {
-      const colon = line.indexOf(':');
-      return colon > 0 ? { key: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1).trim() } : { key: '', value: '' };
-    });
-    const headers = collectHeaders(pairs);
-    const subject = headers.subject;
-    return {
-      from: null,
-      to: [],
-      cc: [],
-      subject: Array.isArray(subject) ? (subject[0] ?? '') : (subject ?? ''),
-      headers,
-      text: split === -1 ? null : raw.toString('utf8').slice(split).trim(),
-      html: null,
-      attachments: [],
-      raw,
-    };
+    return parseFallback(raw);
   }
+}
+
+/**
+ * What is stored when the MIME parser gives up: the headers as they stand, and the body as
+ * UTF-8 text. The header/body boundary is found on a latin1 view (one character per byte),
+ * so its index is a byte offset: the body is sliced from the bytes, then decoded.
+ */
+export function parseFallback(raw: Buffer): NewMessage {
+  const source = raw.toString('latin1');
+  const split = source.search(/\r?\n\r?\n/);
+  // Raw UTF-8 headers (SMTPUTF8) are decoded as such, like the body.
+  const head = (split === -1 ? raw : raw.subarray(0, split)).toString('utf8');
+  const pairs = head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/).map((line) => {
+    const colon = line.indexOf(':');
+    return colon > 0 ? { key: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1).trim() } : { key: '', value: '' };
+  });
+  const headers = collectHeaders(pairs);
+  const subject = headers.subject;
+  return {
+    from: null,
+    to: [],
+    cc: [],
+    subject: Array.isArray(subject) ? (subject[0] ?? '') : (subject ?? ''),
+    headers,
+    text: split === -1 ? null : raw.subarray(split).toString('utf8').trim(),
+    html: null,
+    attachments: [],
+    raw,
+  };
 }

@@ -25,6 +25,9 @@ import { waitForStoredMessage } from '../long-poll.js';
 import { ApiError } from '../problem.js';
 import { errorResponses } from '../schema-helpers.js';
 
+/** Random local parts tried before giving up (each collision is ~1 in 36^12). */
+const RANDOM_NAME_TRIES = 5;
+
 const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 
 export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -81,20 +84,23 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     const create = (local: string) =>
       store.createMailbox({ accountId: account.id, address: `${local}@${domain}`, webhookId: body.webhookId ?? null, createdAt: now, expiresAt: now + body.expiryTime }, now);
     let mailbox: MailboxRecord | undefined;
+    let tried = name;
     try {
       if (name) mailbox = await create(name);
       else {
-        for (let tries = 0; !mailbox && tries < 5; tries++) {
+        for (let tries = 0; !mailbox && tries < RANDOM_NAME_TRIES; tries++) {
+          tried = randomToken(12);
           try {
-            mailbox = await create(randomToken(12));
+            mailbox = await create(tried);
           } catch (error) {
-            if (!(error instanceof StoreConflictError) || tries === 4) throw error;
+            if (!(error instanceof StoreConflictError) || tries === RANDOM_NAME_TRIES - 1) throw error;
           }
         }
       }
     } catch (error) {
-      if (error instanceof StoreConflictError) throw new ApiError('address_taken', `${name}@${domain} is already a live mailbox; choose another name or leave name out for a random one`, 'name');
-      throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
+      if (name) throw new ApiError('address_taken', `${name}@${domain} is already a live mailbox; choose another name or leave name out for a random one`, 'name');
+      throw new ApiError('address_taken', `${RANDOM_NAME_TRIES} random addresses in a row at ${domain} were taken (the last ${tried}@${domain}); send the request again`);
     }
     return reply.code(201).send(toMailbox(mailbox!));
   });
