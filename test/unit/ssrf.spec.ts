@@ -3,8 +3,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
-import { request } from 'undici';
-import { createWebhookAgent } from '../../src/server/delivery/attempt.js';
+import { pino } from 'pino';
+import { Agent, request } from 'undici';
+import { generateWebhookSecret } from '../../src/protocol/index.js';
+import type { Clock, ResolvedConfig } from '../../src/server/context.js';
+import { createWebhookAgent, postWebhook } from '../../src/server/delivery/attempt.js';
 import {
   PrivateAddressError,
   WebhookUrlError,
@@ -14,6 +17,7 @@ import {
   isLoopbackHost,
   privateWebhooksAllowed,
 } from '../../src/server/delivery/ssrf.js';
+import type { WebhookRecord } from '../../src/server/store/store.js';
 
 const PUBLIC = { allowPrivate: false };
 
@@ -173,4 +177,24 @@ test.describe('guardedLookup (DNS rebinding)', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+});
+
+test('a DNS-time refusal reaches API callers as "refused: private address"; where the name resolved goes to the server log only', async () => {
+  // What guardedLookup does for a name that resolves into the internal network.
+  const agent = new Agent({ connect: { lookup: (hostname, _options, callback) => callback(new PrivateAddressError(hostname, '10.20.30.40', 'private network (RFC 1918)'), '', 4) } });
+  const logged: Array<Record<string, unknown>> = [];
+  const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
+  try {
+    const outcome = await postWebhook(
+      { config: { webhookTimeoutMs: 2_000, host: '0.0.0.0', allowPrivateWebhooks: false } as ResolvedConfig, clock: { now: () => Date.now() } as Clock, log },
+      agent,
+      { id: 'wh_1', url: 'http://billing.internal.example/hook', secret: generateWebhookSecret() } as WebhookRecord,
+      { id: 'dlv_1', payload: '{}' },
+    );
+    expect(outcome).toMatchObject({ ok: false, statusCode: null, error: 'refused: private address' });
+    expect(JSON.stringify(outcome)).not.toContain('10.20.30.40');
+    expect(logged).toEqual([expect.objectContaining({ webhookId: 'wh_1', hostname: 'billing.internal.example', address: '10.20.30.40' })]);
+  } finally {
+    await agent.close();
+  }
 });

@@ -5,7 +5,7 @@ import { Agent, request } from 'undici';
 import { webhookHeaders } from '../../protocol/index.js';
 import type { ResolvedConfig, ServiceContext } from '../context.js';
 import type { AttemptRecord, DeliveryRecord, Millis, WebhookRecord } from '../store/store.js';
-import { checkWebhookUrl, guardedLookup, privateWebhooksAllowed } from './ssrf.js';
+import { checkWebhookUrl, guardedLookup, PrivateAddressError, privateWebhooksAllowed } from './ssrf.js';
 
 /** The response body is read and thrown away; beyond this many bytes the connection is dropped. */
 const MAX_DISCARDED_BODY = 64 * 1024;
@@ -36,7 +36,7 @@ export type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
  * connect, headers and body. Never throws: failures come back as `{ ok: false, error }`.
  */
 export async function postWebhook(
-  ctx: Pick<ServiceContext, 'config' | 'clock'>,
+  ctx: Pick<ServiceContext, 'config' | 'clock'> & Partial<Pick<ServiceContext, 'log'>>,
   agent: Agent,
   webhook: WebhookRecord,
   delivery: Pick<DeliveryRecord, 'id' | 'payload'>,
@@ -79,6 +79,9 @@ export async function postWebhook(
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     return { at, durationMs: elapsed(), statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}`, ok };
   } catch (error) {
+    // Where a name resolved is for the server's log only: in the API's answer it would be an internal-DNS oracle.
+    const refusal = privateAddressRefusal(error);
+    if (refusal) ctx.log?.warn({ webhookId: webhook.id, hostname: refusal.hostname, address: refusal.address, rule: refusal.rule }, 'webhook target resolves to a private address; refused');
     const text = timedOut ? `timeout after ${timeoutMs} ms` : describeError(error);
     return { at, durationMs: elapsed(), statusCode: null, error: text, ok: false };
   } finally {
@@ -105,6 +108,22 @@ const ERROR_WORDS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
 };
 
+/** What API callers (the test endpoint, the delivery log) learn of a DNS-time SSRF refusal. */
+export const PRIVATE_ADDRESS_REFUSED = 'refused: private address';
+
+/** The PrivateAddressError somewhere in `error`'s chain, if any. */
+function privateAddressRefusal(error: unknown): PrivateAddressError | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if (current instanceof PrivateAddressError) return current;
+    const e = current as { errors?: unknown; cause?: unknown };
+    current = Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause;
+  }
+  return undefined;
+}
+
 /** A request error in words: "connection refused", "host not found", the SSRF refusal… */
 export function describeError(error: unknown): string {
   const seen = new Set<unknown>();
@@ -112,7 +131,7 @@ export function describeError(error: unknown): string {
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const e = current as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown; name?: unknown };
-    if (e.name === 'PrivateAddressError' && typeof e.message === 'string') return e.message;
+    if (e.name === 'PrivateAddressError') return PRIVATE_ADDRESS_REFUSED;
     if (typeof e.code === 'string' && ERROR_WORDS[e.code]) return ERROR_WORDS[e.code]!;
     // Happy eyeballs reports one error per address tried.
     if (Array.isArray(e.errors) && e.errors.length > 0) {
