@@ -73,6 +73,17 @@ test.describe('HTTP API', () => {
     expect(res.body.code).toBe('payload_too_large');
   });
 
+  test('errors before routing are problem documents with a code too: a path segment over the limit, a webhook host beyond DNS limits', async () => {
+    const long = await svc.api('GET', `/api/emails/${'a'.repeat(150)}`);
+    expect(long.status).toBe(414);
+    expect(long.headers.get('content-type')).toContain('application/problem+json');
+    expect(long.body).toMatchObject({ code: 'uri_too_long', status: 414 });
+    expect(long.body.detail).toContain('100 characters');
+    const host = await svc.api('POST', '/api/config/webhooks', { body: { url: `http://${'a'.repeat(3000)}.example/hook` } });
+    expect(host.status).toBe(400);
+    expect(host.body).toMatchObject({ code: 'invalid_request', field: 'url' });
+  });
+
   test('unknown routes answer a problem document', async () => {
     const res = await svc.api('GET', '/api/nothing');
     expect(res.status).toBe(404);

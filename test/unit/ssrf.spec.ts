@@ -198,3 +198,15 @@ test('a DNS-time refusal reaches API callers as "refused: private address"; wher
     await agent.close();
   }
 });
+
+test('a host name beyond DNS limits is refused whatever the policy: a name over 253 characters, a label over 63', () => {
+  for (const allowPrivate of [false, true]) {
+    const long = checkWebhookUrl(`http://${'a'.repeat(3000)}.example/x`, { allowPrivate });
+    expect(long?.code).toBe('invalid_url');
+    expect(long?.message).toContain('is 3008 characters long; a DNS name has at most 253');
+    expect(checkWebhookUrl(`http://${'a'.repeat(64)}.example/x`, { allowPrivate })?.message).toContain('has a 64-character label');
+    const many = checkWebhookUrl(`http://${Array.from({ length: 60 }, () => 'abcde').join('.')}.example/x`, { allowPrivate });
+    expect(many?.message).toContain('a DNS name has at most 253');
+    expect(checkWebhookUrl(`http://${'a'.repeat(63)}.example.com/x`, { allowPrivate })).toBeNull();
+  }
+});

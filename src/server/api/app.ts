@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../context.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
-import { installErrorHandling } from './problem.js';
+import { frameworkProblem, installErrorHandling } from './problem.js';
 import { configRoutes } from './routes/config.js';
 import { emailRoutes } from './routes/emails.js';
 import { systemRoutes } from './routes/system.js';
@@ -19,6 +19,8 @@ export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // Errors raised before routing (a path segment over the router's limit, a malformed URL) are problem+json too.
+    frameworkErrors: frameworkProblem,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(swagger, {

@@ -1,6 +1,6 @@
 // Owns API errors: the ApiError class routes throw and the problem+json error handler that
 // turns it, validation failures and framework errors into `{ type, title, status, detail, code }`.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, problemType, type ApiErrorCode, type Problem } from '../../protocol/index.js';
 
 /** An error with a stable API `code`; the handler renders it as problem+json. */
@@ -30,6 +30,17 @@ function fieldOf(error: FastifyError): string | undefined {
   const path = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   const extra = first.params?.missingProperty ?? first.params?.additionalProperty;
   return [path, extra].filter(Boolean).join('.') || undefined;
+}
+
+/** The longest path segment the router takes (fastify's `maxParamLength` default). */
+const MAX_SEGMENT = 100;
+
+/** problem+json for errors fastify raises before a route runs (its `frameworkErrors` option). */
+export function frameworkProblem(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? problemOf('uri_too_long', `a path segment is longer than the ${MAX_SEGMENT} characters allowed; ids and addresses are shorter — check the URL`)
+    : problemOf('invalid_request', `the request URL ${JSON.stringify(request.url.slice(0, 200))} cannot be read (${error.message}); percent-encode it and send it again`);
+  void reply.code(problem.status).type('application/problem+json').send(problem);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

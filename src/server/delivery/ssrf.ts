@@ -150,6 +150,21 @@ export interface WebhookUrlPolicy {
   allowPrivate: boolean;
 }
 
+/** Longest DNS name and label (RFC 1035). */
+const MAX_HOST_NAME = 253;
+const MAX_HOST_LABEL = 63;
+
+/** Why `host` cannot be a DNS name (too long, a label too long or empty), or null. IP literals pass. */
+function hostNameError(host: string): string | null {
+  if (host.includes(':') || /^[\d.]+$/.test(host)) return null;
+  if (host.length > MAX_HOST_NAME) return `is ${host.length} characters long; a DNS name has at most ${MAX_HOST_NAME}`;
+  const labels = host.split('.');
+  const long = labels.find((label) => label.length > MAX_HOST_LABEL);
+  if (long) return `has a ${long.length}-character label ("${long.slice(0, 20)}…"); a DNS label has at most ${MAX_HOST_LABEL}`;
+  if (labels.some((label) => label === '')) return `"${host}" has an empty label`;
+  return null;
+}
+
 /**
  * Checks a webhook URL and returns the reason it is refused, or null when it may be used.
  * Only http and https URLs are accepted; without `allowPrivate`, literal private, loopback,
@@ -170,6 +185,8 @@ export function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): WebhookU
       `webhook URL ${url} uses ${parsed.protocol.slice(0, -1)}; only http and https URLs can receive webhooks`,
     );
   }
+  const nameError = hostNameError(bareHost(parsed.hostname));
+  if (nameError) return new WebhookUrlError('invalid_url', url, 'DNS name limits', `webhook URL host ${nameError}; use a real host name`);
   if (policy.allowPrivate) return null;
   const host = bareHost(parsed.hostname);
   const rule = privateAddressRule(host) ?? BLOCKED_NAMES.find((n) => n.test(host))?.label ?? null;
