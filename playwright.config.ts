@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import getPort from 'get-port';
+import { createServer, type AddressInfo } from 'node:net';
 import { chromiumLaunchOptions, mailwrightServer } from 'mailwright';
 
 // Projects: `unit` and `integration` need no browser; `e2e` drives Chromium against the
@@ -11,6 +12,14 @@ process.env.E2E_MAILWRIGHT_HTTP_PORT ??= String(await getPort({ host: '127.0.0.1
 process.env.E2E_MAILWRIGHT_SMTP_PORT ??= String(await getPort({ host: '127.0.0.1' }));
 process.env.E2E_APP_PORT ??= String(await getPort({ host: '127.0.0.1' }));
 const smtpPort = Number(process.env.E2E_MAILWRIGHT_SMTP_PORT);
+// A port that refuses webhooks for the whole run: a listener owned by the runner that closes
+// every connection at once (no fixed port, and nobody else can take it meanwhile).
+if (!process.env.E2E_REFUSING_PORT) {
+  const refusing = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+  refusing.unref();
+  process.env.E2E_REFUSING_PORT = String((refusing.address() as AddressInfo).port);
+}
 const appURL = `http://127.0.0.1:${process.env.E2E_APP_PORT}`;
 
 export default defineConfig({

@@ -6,14 +6,27 @@ import { chromium } from '@playwright/test';
 /** System browsers tried, in order, when Playwright's Chromium is not installed. */
 export const SYSTEM_CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'] as const;
 
-function playwrightChromiumInstalled(): boolean {
-  try {
-    const path = chromium.executablePath();
-    return Boolean(path) && existsSync(path);
-  } catch {
-    return false;
-  }
+/** What {@link findChromium} looks at; replaceable to test the search. */
+export interface ChromiumProbe {
+  /** Where Playwright's own Chromium would be (it may not be installed). */
+  playwrightPath(): string | undefined;
+  exists(path: string): boolean;
+  env: Record<string, string | undefined>;
 }
+
+const machine: ChromiumProbe = {
+  playwrightPath() {
+    try {
+      return chromium.executablePath() || undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  exists: existsSync,
+  get env() {
+    return process.env;
+  },
+};
 
 /** Where a usable Chromium was found. */
 export interface ChromiumLocation {
@@ -28,11 +41,12 @@ export interface ChromiumLocation {
  * /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome,
  * /usr/bin/google-chrome-stable, or the `CHROME_PATH` environment variable.
  */
-export function findChromium(): ChromiumLocation {
-  if (playwrightChromiumInstalled()) return { source: 'playwright', path: chromium.executablePath() };
-  const fromEnv = process.env.CHROME_PATH;
+export function findChromium(probe: ChromiumProbe = machine): ChromiumLocation {
+  const own = probe.playwrightPath();
+  if (own && probe.exists(own)) return { source: 'playwright', path: own };
+  const fromEnv = probe.env.CHROME_PATH;
   for (const path of [...SYSTEM_CHROMIUM_PATHS, ...(fromEnv ? [fromEnv] : [])]) {
-    if (existsSync(path)) return { source: 'system', path };
+    if (probe.exists(path)) return { source: 'system', path };
   }
   return { source: 'none' };
 }
@@ -48,8 +62,8 @@ export function findChromium(): ChromiumLocation {
  * use: { launchOptions: { executablePath: chromiumExecutable() } }
  * ```
  */
-export function chromiumExecutable(): string | undefined {
-  const found = findChromium();
+export function chromiumExecutable(probe: ChromiumProbe = machine): string | undefined {
+  const found = findChromium(probe);
   return found.source === 'system' ? found.path : undefined;
 }
 

@@ -24,7 +24,7 @@ function line(candidate: Candidate, label: string): string {
  * hints): the verdict, then up to three candidates with the reasons they lost.
  */
 export function explainMiss(target: 'verification link' | 'code', message: MailMessage, hints: LinkHints | CodeHints = {}): string[] {
-  const explanation = target === 'code' ? explainCode(message.raw, hints as CodeHints) : explainVerificationLink(message.raw, hints as LinkHints);
+  const explanation = target === 'code' ? explainCode(message.data, hints as CodeHints) : explainVerificationLink(message.data, hints as LinkHints);
   const lines = [clip(explanation.verdict)];
   // Close rivals first (an ambiguous answer), then what was turned down, best score first.
   const rivals = explanation.candidates.slice(0, SHOWN_CANDIDATES).map((c) => line(c, `candidate, score ${c.score}`));

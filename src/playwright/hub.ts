@@ -109,7 +109,7 @@ export class MailHub implements AsyncDisposable {
     const hub = this;
     this.options = options;
     this.client = new MailwrightClient({ baseURL: options.baseURL, apiKey: options.apiKey });
-    this.#poller = new Poller(this.client, { wait: options.pollInterval }, {
+    this.#poller = new Poller(this.client, { wait: Math.round(options.longPollTimeout / 1000) }, {
       onMessages: (messages) => this.#ingestAll(messages, 'poll'),
       onMailboxGone: (ids, error) => this.#onMailboxGone(ids, error),
       onError: (error) => {

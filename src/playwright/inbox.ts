@@ -365,14 +365,14 @@ export class Inbox {
     match: MatchInput | undefined,
     options: WaitOptions & H,
     check: (hints: H, where: string) => H,
-    find: (message: MailMessage['raw'], hints: H) => string | undefined,
+    find: (message: MailMessage['data'], hints: H) => string | undefined,
     cached: (message: MailMessage) => string | undefined,
   ): Promise<string> {
     return trackPending(`inbox.${method}()`, async (site) => {
       const { wait, hints } = splitOptions<H>(options);
       check(hints, method);
       const hinted = Object.values(hints).some((v) => v !== undefined);
-      const extract = hinted ? (m: MailMessage) => find(m.raw, hints) : cached;
+      const extract = hinted ? (m: MailMessage) => find(m.data, hints) : cached;
       const found = await this.#waitFor(target, method, match, wait, extract, hints, site);
       return found.value;
     });

@@ -45,14 +45,17 @@ export class MailMessage {
   readonly attachments: readonly Attachment[];
   /** Size of the raw source in bytes. */
   readonly size: number;
-  /** The message exactly as the API returned it. */
-  readonly raw: Message;
+  /**
+   * The message exactly as the API returned it (JSON fields, not the RFC 5322 source: that
+   * is `inbox.source(message)`). Called `raw` before 0.2.
+   */
+  readonly data: Message;
   #links: MessageLink[] | undefined;
   #verificationLink: { value: string | undefined } | undefined;
   #code: { value: string | undefined } | undefined;
 
   constructor(message: Message) {
-    this.raw = message;
+    this.data = message;
     this.id = message.id;
     this.mailboxId = message.mailboxId;
     this.mailbox = message.mailbox;
@@ -71,19 +74,19 @@ export class MailMessage {
 
   /** Every link in the HTML and text bodies, in document order (extracted on first read). */
   get links(): MessageLink[] {
-    this.#links ??= findLinks(this.raw);
+    this.#links ??= findLinks(this.data);
     return this.#links;
   }
 
   /** The link the mail asks the reader to follow (verify, confirm, reset, sign in), if any. */
   get verificationLink(): string | undefined {
-    this.#verificationLink ??= { value: findVerificationLink(this.raw) };
+    this.#verificationLink ??= { value: findVerificationLink(this.data) };
     return this.#verificationLink.value;
   }
 
   /** The one-time code the mail shows, if any. */
   get code(): string | undefined {
-    this.#code ??= { value: findCode(this.raw) };
+    this.#code ??= { value: findCode(this.data) };
     return this.#code.value;
   }
 

@@ -63,11 +63,12 @@ export interface MailwrightOptions {
    */
   receiverURL?: string;
   /**
-   * Seconds one long-poll request may be held by the service until mail arrives (≤ 30).
-   * A request returns as soon as a message is there; this only bounds idle requests.
-   * @default 25
+   * Ms one long-poll request may be held by the service until mail arrives (1 000 to
+   * 30 000). A request returns as soon as a message is there; this only bounds idle
+   * requests, so it is not a polling interval. (Called `pollInterval`, in seconds, before 0.2.)
+   * @default 25_000
    */
-  pollInterval?: number;
+  longPollTimeout?: number;
   /**
    * In `auto` mode, ms a wait may stay pending with webhooks active before the poll loop
    * also covers its mailbox (a safety net when deliveries stop).
@@ -88,11 +89,6 @@ export interface MailwrightOptions {
    * @default 'on-failure'
    */
   attach?: AttachPolicy;
-  /**
-   * The mail service implementation. Reserved: only `'mailwright'` exists today.
-   * @default 'mailwright'
-   */
-  provider?: 'mailwright';
 }
 
 /** {@link MailwrightOptions} with defaults applied and validated. */
@@ -106,11 +102,10 @@ export interface ResolvedMailOptions {
   delivery: DeliveryMode;
   receiverHost: string;
   receiverURL: string | undefined;
-  pollInterval: number;
+  longPollTimeout: number;
   fallbackAfter: number;
   timeout: number;
   attach: AttachPolicy;
-  provider: 'mailwright';
 }
 
 /** Default option values (besides those read from the environment). */
@@ -118,17 +113,22 @@ export const DEFAULT_OPTIONS = {
   expiryTime: 600_000,
   delivery: 'auto',
   receiverHost: '127.0.0.1',
-  pollInterval: 25,
+  longPollTimeout: 25_000,
   fallbackAfter: 2_500,
   timeout: 30_000,
   attach: 'on-failure',
-  provider: 'mailwright',
 } as const satisfies Partial<ResolvedMailOptions>;
 
 const KNOWN_KEYS = new Set<string>([
   'baseURL', 'apiKey', 'domain', 'expiryTime', 'delivery', 'receiverHost', 'receiverURL',
-  'pollInterval', 'fallbackAfter', 'timeout', 'attach', 'provider',
+  'longPollTimeout', 'fallbackAfter', 'timeout', 'attach',
 ]);
+
+/** Options that existed before 0.2, with what to write instead. */
+const RETIRED_KEYS: Record<string, string> = {
+  pollInterval: 'it was renamed "longPollTimeout" and is in ms now: { longPollTimeout: 25_000 }',
+  provider: 'it was removed (there is one provider); delete it',
+};
 
 function optionError(message: string): MailwrightFixtureError {
   return new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidOption, message);
@@ -138,6 +138,11 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
   throw optionError(`mailwright option "${name}" is ${JSON.stringify(value)}; use one of ${allowed.map((a) => `'${a}'`).join(', ')}: test.use({ mailwright: { ${name}: '${fallback}' } })`);
+}
+
+function atLeast(min: number, name: string, value: number): number {
+  if (value < min) throw optionError(`mailwright option "${name}" is ${value}; it must be at least ${min} (ms), e.g. test.use({ mailwright: { ${name}: ${DEFAULT_OPTIONS.longPollTimeout} } })`);
+  return value;
 }
 
 function positiveNumber(name: string, value: unknown, fallback: number, max = Infinity): number {
@@ -190,6 +195,7 @@ export function resolveMailOptions(
     if (!layer) continue;
     if (typeof layer !== 'object') throw optionError(`the mailwright option must be an object like { baseURL, apiKey }, got ${typeof layer}`);
     for (const [key, value] of Object.entries(layer)) {
+      if (RETIRED_KEYS[key] !== undefined && value !== undefined) throw optionError(`mailwright option "${key}" is no longer supported: ${RETIRED_KEYS[key]}`);
       if (!KNOWN_KEYS.has(key)) {
         throw optionError(`unknown mailwright option "${key}"; the options are ${[...KNOWN_KEYS].join(', ')}`);
       }
@@ -220,7 +226,6 @@ export function resolveMailOptions(
         'Start the service with `npx mailwright serve --api-key mw_…` (or mailwrightServer() in playwright.config.ts) to get a known key, or create one with `npx mailwright keys create --email you@example.com`.',
     );
   }
-  const provider = oneOf('provider', merged.provider, ['mailwright'] as const, 'mailwright');
   const receiverURL = merged.receiverURL;
   if (receiverURL !== undefined && typeof receiverURL !== 'string') throw optionError('mailwright option "receiverURL" must be a string such as http://host.docker.internal:{port}{path}');
   const receiverHost = merged.receiverHost ?? DEFAULT_OPTIONS.receiverHost;
@@ -235,10 +240,9 @@ export function resolveMailOptions(
     delivery: oneOf('delivery', merged.delivery, ['auto', 'webhook', 'poll'] as const, DEFAULT_OPTIONS.delivery),
     receiverHost,
     receiverURL,
-    pollInterval: positiveNumber('pollInterval', merged.pollInterval, DEFAULT_OPTIONS.pollInterval, 30),
+    longPollTimeout: atLeast(1_000, 'longPollTimeout', positiveNumber('longPollTimeout', merged.longPollTimeout, DEFAULT_OPTIONS.longPollTimeout, 30_000)),
     fallbackAfter: positiveNumber('fallbackAfter', merged.fallbackAfter, DEFAULT_OPTIONS.fallbackAfter),
     timeout: positiveNumber('timeout', merged.timeout, DEFAULT_OPTIONS.timeout),
     attach: oneOf('attach', merged.attach, ['always', 'on-failure', 'never'] as const, DEFAULT_OPTIONS.attach),
-    provider,
   };
 }

@@ -57,11 +57,6 @@ export class Poller {
     this.#handlers = handlers;
   }
 
-  /** Whether a loop is running. */
-  get active(): boolean {
-    return this.#running !== undefined;
-  }
-
   /** How many poll requests were sent (for tests and debugging). */
   get requests(): number {
     return this.#requests;

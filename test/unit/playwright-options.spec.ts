@@ -2,7 +2,7 @@
 // Chromium helpers.
 import { test, expect } from '@playwright/test';
 import { existsSync } from 'node:fs';
-import { chromiumExecutable, chromiumLaunchOptions } from '../../src/playwright/browser.js';
+import { chromiumExecutable, chromiumLaunchOptions, findChromium } from '../../src/playwright/browser.js';
 import { mailwrightServer } from '../../src/playwright/config.js';
 import { resolveMailOptions } from '../../src/playwright/options.js';
 
@@ -19,11 +19,10 @@ test.describe('resolveMailOptions', () => {
       delivery: 'auto',
       receiverHost: '127.0.0.1',
       receiverURL: undefined,
-      pollInterval: 25,
+      longPollTimeout: 25_000,
       fallbackAfter: 2_500,
       timeout: 30_000,
       attach: 'on-failure',
-      provider: 'mailwright',
     });
   });
 
@@ -67,8 +66,11 @@ test.describe('resolveMailOptions', () => {
   test('bad values are refused with the allowed ones', () => {
     expect(() => resolveMailOptions([{ delivery: 'push' as never }], env)).toThrow(`mailwright option "delivery" is "push"; use one of 'auto', 'webhook', 'poll'`);
     expect(() => resolveMailOptions([{ attach: 'sometimes' as never }], env)).toThrow(/'always', 'on-failure', 'never'/);
-    expect(() => resolveMailOptions([{ provider: 'mailslurp' as never }], env)).toThrow(/"provider" is "mailslurp"; use one of 'mailwright'/);
-    expect(() => resolveMailOptions([{ pollInterval: 60 }], env)).toThrow(/"pollInterval" is 60; it must be a number above 0 and at most 30/);
+    expect(() => resolveMailOptions([{ longPollTimeout: 60_000 }], env)).toThrow(/"longPollTimeout" is 60000; it must be a number above 0 and at most 30000/);
+    expect(() => resolveMailOptions([{ longPollTimeout: 25 }], env)).toThrow(/"longPollTimeout" is 25; it must be at least 1000 \(ms\)/);
+    // Options of 0.1 say what became of them.
+    expect(() => resolveMailOptions([{ pollInterval: 25 } as never], env)).toThrow(/"pollInterval" is no longer supported: it was renamed "longPollTimeout" and is in ms now/);
+    expect(() => resolveMailOptions([{ provider: 'mailwright' } as never], env)).toThrow(/"provider" is no longer supported: it was removed/);
     expect(() => resolveMailOptions([{ expiryTime: -1 }], env)).toThrow(/"expiryTime"/);
     expect(() => resolveMailOptions([{ baseURL: 'ftp://x' }], env)).toThrow(/http:\/\/ or https:\/\//);
     expect(() => resolveMailOptions([{ baseURL: 'not a url' }], env)).toThrow(/not a URL/);
@@ -85,7 +87,9 @@ test.describe('mailwrightServer', () => {
       expect(entry.url).toBe('http://127.0.0.1:18025/health');
       expect(entry.timeout).toBe(10_000);
       expect(entry.reuseExistingServer).toBe(false);
-      expect(entry.command).toContain(process.execPath.includes(' ') ? '' : process.execPath);
+      // The current Node runs the CLI (quoted when its path needs it).
+      const node = /^[\w@%+=:,./-]+$/.test(process.execPath) ? process.execPath : `'${process.execPath}'`;
+      expect(entry.command.startsWith(`${node} `)).toBe(true);
       expect(entry.command).toMatch(/cli\.js serve --host 127\.0\.0\.1 --http-port 18025 --smtp-port 12525 --api-key mw_playwright_local_key --data :memory: --domain a\.test --domain b\.test --log-level warn$/);
       const cli = /(\S*cli\.js)/.exec(entry.command)![1]!;
       expect(existsSync(cli)).toBe(true);
@@ -105,9 +109,15 @@ test.describe('mailwrightServer', () => {
 });
 
 test.describe('chromium helpers', () => {
-  test('chromiumExecutable returns an existing file or undefined', () => {
-    const path = chromiumExecutable();
-    if (path !== undefined) expect(existsSync(path)).toBe(true);
+  test("findChromium: Playwright's own first, then the system browsers in order, then CHROME_PATH", () => {
+    const probe = (present: string[], own?: string, env: Record<string, string> = {}) => ({ playwrightPath: () => own, exists: (p: string) => present.includes(p), env });
+    expect(findChromium(probe(['/pw/chrome', '/usr/bin/chromium'], '/pw/chrome'))).toEqual({ source: 'playwright', path: '/pw/chrome' });
+    // Playwright's path known but not downloaded: a system browser is used, and launched by path.
+    expect(findChromium(probe(['/usr/bin/google-chrome', '/usr/bin/chromium-browser'], '/pw/chrome'))).toEqual({ source: 'system', path: '/usr/bin/chromium-browser' });
+    expect(chromiumExecutable(probe(['/usr/bin/google-chrome'], '/pw/chrome'))).toBe('/usr/bin/google-chrome');
+    expect(chromiumExecutable(probe(['/pw/chrome'], '/pw/chrome'))).toBeUndefined();
+    expect(findChromium(probe(['/opt/chrome'], undefined, { CHROME_PATH: '/opt/chrome' }))).toEqual({ source: 'system', path: '/opt/chrome' });
+    expect(findChromium(probe([], undefined, { CHROME_PATH: '/opt/chrome' }))).toEqual({ source: 'none' });
   });
 
   test('chromiumLaunchOptions has the quiet flags, and no-sandbox only as root or in CI', () => {
