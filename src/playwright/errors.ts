@@ -3,6 +3,12 @@
 // mid-wait. Each extends the client's MailwrightError, so callers match on `code`.
 import { MailwrightError } from '../client/index.js';
 
+/** An error in one line, for logs and messages: `code: first line` for coded errors. */
+export function describeError(error: unknown): string {
+  if (error instanceof MailwrightError) return `${error.code}: ${error.message.split('\n')[0]}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Codes of errors raised by the Playwright fixture. */
 export const FIXTURE_ERROR_CODES = {
   /** A wait (`waitForMessage`, `waitForCode`, `toReceive`, …) ran out of time. */

@@ -2,16 +2,17 @@
 // and its registration, the one long-poll loop, the messages seen per mailbox with
 // de-duplication, and routing arrivals to waiting inboxes. One hub per worker.
 import createDebug from 'debug';
-import { MailwrightApiError, MailwrightClient, MailwrightError } from '../client/index.js';
+import { MailwrightApiError, MailwrightClient } from '../client/index.js';
 import type { Mailbox, Message, Refusal } from '../protocol/index.js';
-import { FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError } from './errors.js';
+import { describeError, FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError } from './errors.js';
 import { Inbox, type InboxHost, type InboxSubscription, type SubscriptionHandlers } from './inbox.js';
-import { MailMessage } from './message.js';
+import type { MailMessage } from './message.js';
+import { detach, endWaits, Mailboxes, type ArrivalPath, type MailboxState, type Subscriber } from './mailboxes.js';
 import { currentTestScope } from './test-scope.js';
-import { DEFAULT_PLAYWRIGHT_API_KEY } from './config.js';
-import { describeKeySource, type ResolvedMailOptions } from './options.js';
+import { explainRefusedKey } from './refused-key.js';
+import type { ResolvedMailOptions } from './options.js';
 import { Poller } from './poller.js';
-import { WebhookReceiver } from './receiver.js';
+import { WebhookLink } from './webhook-link.js';
 
 const debug = createDebug('mailwright:hub');
 
@@ -28,30 +29,12 @@ export interface CreateInboxOptions {
   domain?: string;
 }
 
-interface Subscriber extends SubscriptionHandlers {
-  polled: boolean;
-  usedFallback: boolean;
-  fallbackTimer?: ReturnType<typeof setTimeout>;
-  checkTimer?: ReturnType<typeof setTimeout>;
-}
-
 /**
  * With webhooks, how long a new wait relies on them alone before listing its mailbox once
  * from the API (a message that arrived just before the wait, whose delivery is slow or
  * being retried). Waits that resolve sooner cost no API call.
  */
 const START_CHECK_DELAY = 250;
-
-interface MailboxState {
-  mailbox: Mailbox;
-  /** Messages seen, by id, in arrival order. */
-  messages: Map<string, MailMessage>;
-  subscribers: Set<Subscriber>;
-  /** Cursor of the last single-mailbox listing (`fetchAll` / the start-of-wait check). */
-  cursor: string | undefined;
-  /** A listing in flight, shared by concurrent callers. */
-  listing: Promise<MailMessage[]> | undefined;
-}
 
 /** Which path brought messages to the hub first; see {@link MailHub.stats}. */
 export interface HubStats {
@@ -94,13 +77,11 @@ export class MailHub implements AsyncDisposable {
   readonly client: MailwrightClient;
   /** The options in force. */
   readonly options: Readonly<ResolvedMailOptions>;
-  readonly #mailboxes = new Map<string, MailboxState>();
+  readonly #mailboxes = new Mailboxes();
   readonly #poller: Poller;
   #delivery: ActiveDelivery = 'poll';
-  #receiver: WebhookReceiver | undefined;
-  #webhookId: string | undefined;
+  #link: WebhookLink | undefined;
   #lastError: string | undefined;
-  readonly #stats = { webhook: 0, poll: 0, api: 0, duplicates: 0 };
   #closing: Promise<void> | undefined;
   readonly #host: InboxHost;
 
@@ -117,7 +98,7 @@ export class MailHub implements AsyncDisposable {
       },
     });
     this.#host = {
-      known: (id) => this.#known(id),
+      known: (id) => this.#mailboxes.known(id),
       subscribe: (id, handlers) => this.#subscribe(id, handlers),
       fetchAll: (id, opts) => this.#fetchAll(id, opts),
       rawSource: (mailboxId, messageId) => this.client.getRawMessage(mailboxId, messageId, { as: 'buffer' }),
@@ -154,12 +135,12 @@ export class MailHub implements AsyncDisposable {
 
   /** The receiver's URL as registered with the service, when webhooks are in use. */
   get webhookURL(): string | undefined {
-    return this.#receiver && this.#webhookId ? this.#registeredURL(this.#receiver) : undefined;
+    return this.#link?.url;
   }
 
   /** Which path brought this worker's messages first, and how many long-polls were sent (diagnostics). */
   get stats(): HubStats {
-    return { ...this.#stats, pollRequests: this.#poller.requests };
+    return { ...this.#mailboxes.counts, pollRequests: this.#poller.requests };
   }
 
   /**
@@ -175,11 +156,11 @@ export class MailHub implements AsyncDisposable {
       expiryTime: options.expiryTime ?? this.options.expiryTime,
       ...(options.name !== undefined ? { name: options.name } : {}),
       ...(domain !== undefined ? { domain } : {}),
-      ...(this.#delivery === 'webhook' && this.#webhookId ? { webhookId: this.#webhookId } : {}),
+      ...(this.#delivery === 'webhook' && this.#link ? { webhookId: this.#link.webhookId } : {}),
     }).catch((error: unknown) => {
       throw explainRefusedKey(error, this.options);
     });
-    this.#mailboxes.set(mailbox.id, { mailbox, messages: new Map(), subscribers: new Set(), cursor: undefined, listing: undefined });
+    this.#mailboxes.add(mailbox);
     debug('inbox %s (%s) created, delivery %s', mailbox.email, mailbox.id, this.#delivery);
     const inbox = new Inbox(this.#host, mailbox, createdAt);
     // An inbox made during a test ends with it (after its report attachments), so a long
@@ -201,11 +182,10 @@ export class MailHub implements AsyncDisposable {
    * Never throws: a mailbox the service no longer has is already ended.
    */
   async release(inbox: Inbox): Promise<void> {
-    const state = this.#mailboxes.get(inbox.id);
+    const pending = this.#mailboxes.get(inbox.id)?.subscribers.size ?? 0;
+    if (pending > 0) debug('%d wait(s) on %s were still pending when the test ended (a missing await?)', pending, inbox.address);
+    const state = this.#mailboxes.remove(inbox.id);
     if (!state) return;
-    if (state.subscribers.size > 0) debug('%d wait(s) on %s were still pending when the test ended (a missing await?)', state.subscribers.size, inbox.address);
-    this.#drop(state);
-    this.#mailboxes.delete(inbox.id);
     this.#updatePollSet();
     await this.#expire([state.mailbox]);
   }
@@ -246,120 +226,45 @@ export class MailHub implements AsyncDisposable {
     debug('closing');
     const errors: unknown[] = [];
     // Waits still pending now belong to tests that ended without awaiting them.
-    for (const state of this.#mailboxes.values()) this.#drop(state);
+    const left = this.#mailboxes.clear();
     await this.#poller.close().catch((error: unknown) => errors.push(error));
-    await this.#expire([...this.#mailboxes.values()].map((state) => state.mailbox));
-    this.#mailboxes.clear();
-    await this.#dropWebhook();
-    if (this.#receiver) await this.#receiver.close().catch((error: unknown) => errors.push(error));
+    await this.#expire(left.map((state) => state.mailbox));
+    await this.#link?.close();
     await this.client.close().catch((error: unknown) => errors.push(error));
     if (errors.length > 0) debug('errors while closing: %O', errors);
-  }
-
-  /** Ends every wait on the mailbox without settling it. */
-  #drop(state: MailboxState): void {
-    for (const subscriber of [...state.subscribers]) {
-      clearTimeout(subscriber.fallbackTimer);
-      clearTimeout(subscriber.checkTimer);
-      state.subscribers.delete(subscriber);
-      subscriber.onDropped();
-    }
   }
 
   #assertOpen(): void {
     if (this.#closing) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.hubClosed, 'the mailwright hub of this worker is closed; create inboxes inside tests or worker fixtures that depend on `mail`');
   }
 
-  #registeredURL(receiver: WebhookReceiver): string {
-    const template = this.options.receiverURL;
-    if (!template) return receiver.url;
-    return template.replaceAll('{port}', String(receiver.port)).replaceAll('{path}', receiver.path).replaceAll('{host}', receiver.host);
-  }
-
   async #startWebhook(): Promise<void> {
-    const mode = this.options.delivery;
-    let reason: string | undefined;
-    let cause: unknown;
-    try {
-      this.#receiver = await WebhookReceiver.start({ host: this.options.receiverHost, onMessage: (message) => this.#ingest(message, 'webhook') });
-      const url = this.#registeredURL(this.#receiver);
-      // Only this worker's mailboxes (bound with webhookId) come here, never other workers' unbound mail.
-      const webhook = await this.client.createWebhook({ url, catchAll: false });
-      this.#webhookId = webhook.id;
-      this.#receiver.setSecret(webhook.secret);
-      const test = await this.client.testWebhook(webhook.id);
-      if (!test.delivered) reason = `the service could not deliver a test event to ${url}: ${test.error ?? `HTTP ${test.statusCode}`}`;
-      else if (!this.#receiver.hasTestEvent(webhook.id)) reason = `the test event to ${url} was answered with HTTP ${test.statusCode}, but not by this worker's receiver (a proxy or another process answered)`;
-      else debug('delivery: webhook via %s (test event took %d ms)', url, test.durationMs);
-    } catch (error) {
-      cause = error;
-      if (error instanceof MailwrightApiError && (error.code === 'missing_api_key' || error.code === 'invalid_api_key' || error.code === 'quota_exhausted')) throw error;
-      if (error instanceof MailwrightError && error.code === 'MW_ERR_CONNECTION') throw error;
-      reason = `setting up the webhook receiver failed: ${describeError(error)}`;
-    }
-    if (reason === undefined) {
+    const result = await WebhookLink.start(this.client, this.options, (message) => this.#mailboxes.ingest(message, 'webhook'));
+    if ('link' in result) {
+      this.#link = result.link;
       this.#delivery = 'webhook';
       return;
     }
-    await this.#dropWebhook();
-    await this.#receiver?.close();
-    this.#receiver = undefined;
-    if (mode === 'webhook') {
+    if (this.options.delivery === 'webhook') {
       throw new MailwrightFixtureError(
         FIXTURE_ERROR_CODES.webhookUnreachable,
-        `delivery 'webhook' was asked for, but ${reason}. The service at ${this.options.baseURL} must reach the receiver on ${this.options.receiverHost}: ` +
+        `delivery 'webhook' was asked for, but ${result.reason}. The service at ${this.options.baseURL} must reach the receiver on ${this.options.receiverHost}: ` +
           `set receiverHost (e.g. '0.0.0.0') and receiverURL (e.g. 'http://host.docker.internal:{port}{path}') for a service in a container, ` +
           `or use test.use({ mailwright: { delivery: 'auto' } }) to fall back to polling.`,
-        { cause },
+        { cause: result.cause },
       );
     }
-    debug('delivery: poll, because %s', reason);
-    this.#lastError = undefined;
+    debug('delivery: poll, because %s', result.reason);
     this.#delivery = 'poll';
   }
 
-  async #dropWebhook(): Promise<void> {
-    const id = this.#webhookId;
-    if (!id) return;
-    this.#webhookId = undefined;
-    try {
-      await this.client.deleteWebhook(id);
-      debug('webhook %s deleted', id);
-    } catch (error) {
-      debug('deleting webhook %s failed: %s', id, describeError(error));
-    }
-  }
-
-  #known(mailboxId: string): MailMessage[] {
-    const state = this.#mailboxes.get(mailboxId);
-    if (!state) return [];
-    return [...state.messages.values()].sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
-  }
-
-  #ingestAll(messages: Message[], via: 'webhook' | 'poll' | 'api'): MailMessage[] {
+  #ingestAll(messages: Message[], via: ArrivalPath): MailMessage[] {
     const out: MailMessage[] = [];
     for (const message of messages) {
-      const known = this.#ingest(message, via);
+      const known = this.#mailboxes.ingest(message, via);
       if (known) out.push(known);
     }
     return out;
-  }
-
-  /** Records a message once (by id) and hands it to the mailbox's waits. */
-  #ingest(message: Message, via: 'webhook' | 'poll' | 'api'): MailMessage | undefined {
-    const state = this.#mailboxes.get(message.mailboxId);
-    if (!state) return undefined; // another worker's or a forgotten mailbox
-    const existing = state.messages.get(message.id);
-    if (existing) {
-      this.#stats.duplicates++;
-      return existing;
-    }
-    const mail = new MailMessage(message);
-    state.messages.set(message.id, mail);
-    this.#stats[via]++;
-    debug('message %s "%s" to %s received via %s', message.id, message.subject, state.mailbox.email, via);
-    for (const subscriber of [...state.subscribers]) subscriber.onMessage(mail);
-    return mail;
   }
 
   #subscribe(mailboxId: string, handlers: SubscriptionHandlers): InboxSubscription {
@@ -394,9 +299,7 @@ export class MailHub implements AsyncDisposable {
       close() {
         if (closed) return;
         closed = true;
-        clearTimeout(subscriber.fallbackTimer);
-        clearTimeout(subscriber.checkTimer);
-        state.subscribers.delete(subscriber);
+        detach(state, subscriber);
         if (subscriber.polled) hub.#updatePollSet();
       },
       get delivery() {
@@ -407,16 +310,7 @@ export class MailHub implements AsyncDisposable {
   }
 
   #updatePollSet(): void {
-    const ids: string[] = [];
-    for (const [id, state] of this.#mailboxes) {
-      for (const subscriber of state.subscribers) {
-        if (subscriber.polled) {
-          ids.push(id);
-          break;
-        }
-      }
-    }
-    this.#poller.setMailboxes(ids);
+    this.#poller.setMailboxes(this.#mailboxes.polled());
   }
 
   /** Lists the mailbox from the API from its last cursor; concurrent callers share one listing. */
@@ -435,7 +329,7 @@ export class MailHub implements AsyncDisposable {
           this.#ingestAll(answer.messages, 'api');
           if (answer.messages.length < 100) break;
         }
-        return this.#known(state.mailbox.id);
+        return this.#mailboxes.known(state.mailbox.id);
       } finally {
         state.listing = undefined;
       }
@@ -476,12 +370,7 @@ export class MailHub implements AsyncDisposable {
   }
 
   #markGone(state: MailboxState, error: Error): void {
-    for (const subscriber of [...state.subscribers]) {
-      clearTimeout(subscriber.fallbackTimer);
-      clearTimeout(subscriber.checkTimer);
-      state.subscribers.delete(subscriber);
-      subscriber.onGone(error);
-    }
+    endWaits(state, (subscriber) => subscriber.onGone(error));
     this.#updatePollSet();
   }
 
@@ -505,35 +394,4 @@ export class MailHub implements AsyncDisposable {
       throw error;
     }
   }
-}
-
-/**
- * A 401 `invalid_api_key` rewritten for the fixture: which key, where it came from, that the
- * service at that URL does not know it, and the fix for that source. Other errors pass through.
- */
-export function explainRefusedKey(error: unknown, options: Pick<ResolvedMailOptions, 'baseURL' | 'apiKey' | 'apiKeySource'>): unknown {
-  if (!(error instanceof MailwrightApiError) || error.code !== 'invalid_api_key') return error;
-  const isDefault = options.apiKey === DEFAULT_PLAYWRIGHT_API_KEY;
-  const shown = isDefault || options.apiKey.length <= 12 ? options.apiKey : `${options.apiKey.slice(0, 10)}…`;
-  const fromServerEntry = options.apiKeySource === 'server-default' || options.apiKeySource === 'server-option';
-  const flag = isDefault ? `--api-key ${DEFAULT_PLAYWRIGHT_API_KEY}` : '--api-key <that key>';
-  const fix = fromServerEntry
-    ? `Outside CI, Playwright reuses a server already listening on that port (reuseExistingServer) instead of starting mailwrightServer()'s own, so the one answering was most likely started by hand with another key. ` +
-      `Fix: restart it with \`npx mailwright serve ${flag}\`, or stop it so Playwright starts its own.`
-    : `Fix: use a key of that service (\`npx mailwright keys create --email you@example.com\` prints one), or start the service with \`npx mailwright serve ${flag}\`.`;
-  return new MailwrightApiError({
-    status: error.status,
-    code: error.code,
-    detail: error.detail,
-    method: error.method,
-    url: error.url,
-    ...(error.problem !== undefined ? { problem: error.problem } : {}),
-    // No `cause`: its message repeats the generic way out this one replaces.
-    message: `the service at ${options.baseURL} does not know the API key ${shown} (401 invalid_api_key); the key came from ${describeKeySource(options.apiKeySource)}. ${fix}`,
-  });
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof MailwrightError) return `${error.code}: ${error.message.split('\n')[0]}`;
-  return error instanceof Error ? error.message : String(error);
 }

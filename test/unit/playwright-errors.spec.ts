@@ -96,7 +96,7 @@ test('long lists are cut after ten', () => {
 });
 
 test('a refused key: the message names the key (shortened unless it is the public default), its source and the fix for that source', async () => {
-  const { explainRefusedKey } = await import('../../src/playwright/hub.js');
+  const { explainRefusedKey } = await import('../../src/playwright/refused-key.js');
   const { MailwrightApiError } = await import('../../src/client/index.js');
   const refused = new MailwrightApiError({ status: 401, code: 'invalid_api_key', detail: 'unknown key', method: 'POST', url: 'http://x/api/emails/generate', message: 'generic' });
   const fromOption = explainRefusedKey(refused, { baseURL: 'http://127.0.0.1:9000', apiKey: 'mw_0123456789abcdefghij', apiKeySource: 'option' }) as Error & { code: string };
