@@ -1,26 +1,28 @@
 // Owns MailwrightClient: one typed method per endpoint of the HTTP API (paths, methods and
 // bodies as SPEC and src/protocol define them), built on the undici Transport.
-import type {
+import {
   ConfigResponse,
   CreatedWebhook,
-  CreateWebhookBody,
-  Delivery,
   DeliveryList,
-  GenerateMailboxBody,
   HealthResponse,
-  ListEmailsResponse,
+  ListEmailsSummaryResponse,
+  ListEmailsWithBodyResponse,
   Mailbox,
   MailboxMessagesResponse,
-  Message,
   MessageResponse,
-  MessageSummary,
-  RedeemBody,
   RedeemResponse,
-  Refusal,
   RefusalsResponse,
-  Webhook,
   WebhookList,
   WebhookTestResponse,
+  type CreateWebhookBody,
+  type Delivery,
+  type GenerateMailboxBody,
+  type ListEmailsResponse,
+  type Message,
+  type RedeemBody,
+  type Refusal,
+  type RefusalsQuery,
+  type Webhook,
 } from '../protocol/index.js';
 import {
   LONG_POLL_GRACE,
@@ -31,19 +33,26 @@ import {
   type RawMessageOptions,
   type RequestOptions,
 } from './options.js';
-import type { QuotaState } from './quota-headers.js';
-import { parseJson, Transport, type TransportRequest } from './transport.js';
+import type { QuotaSnapshot } from './quota-headers.js';
+import { expectAnswer, parseJson, Transport, type TransportRequest } from './transport.js';
 
-/** `listEmails` answer when `includeBody` is true: whole messages. */
-export interface ListEmailsWithBodyResponse {
-  messages: Message[];
-  cursor: string;
-}
-/** `listEmails` answer without `includeBody`: summaries. */
-export interface ListEmailsSummaryResponse {
-  messages: MessageSummary[];
-  cursor: string;
-}
+/** What each endpoint answers with a 2xx, as the protocol defines it (compiled once). */
+const ANSWERS = {
+  createMailbox: expectAnswer('POST /api/emails/generate', Mailbox),
+  listEmailsWithBody: expectAnswer('GET /api/emails?include=body', ListEmailsWithBodyResponse),
+  listEmails: expectAnswer('GET /api/emails', ListEmailsSummaryResponse),
+  listRefusals: expectAnswer('GET /api/emails/refusals', RefusalsResponse),
+  expireMailbox: expectAnswer('POST /api/emails/{mailboxId}/expire', Mailbox),
+  getMailbox: expectAnswer('GET /api/emails/{mailboxId}', MailboxMessagesResponse),
+  getMessage: expectAnswer('GET /api/emails/{mailboxId}/{messageId}', MessageResponse),
+  getConfig: expectAnswer('GET /api/config', ConfigResponse),
+  createWebhook: expectAnswer('POST /api/config/webhooks', CreatedWebhook),
+  listWebhooks: expectAnswer('GET /api/config/webhooks', WebhookList),
+  testWebhook: expectAnswer('POST /api/config/webhooks/{id}/test', WebhookTestResponse),
+  listDeliveries: expectAnswer('GET /api/config/webhooks/{id}/deliveries', DeliveryList),
+  redeem: expectAnswer('POST /api/config/quota/redeem', RedeemResponse),
+  health: expectAnswer('GET /health', HealthResponse),
+};
 
 const RAW_ACCEPT = 'message/rfc822, text/plain;q=0.9, application/problem+json;q=0.8, */*;q=0.1';
 
@@ -108,7 +117,7 @@ export class MailwrightClient implements AsyncDisposable {
    * The account's quota as the last response reported it (`RateLimit-Policy` / `RateLimit`
    * headers), or `undefined` before any response carried them.
    */
-  get quota(): QuotaState | undefined {
+  get quota(): QuotaSnapshot | undefined {
     return this.#transport.quota;
   }
 
@@ -127,7 +136,7 @@ export class MailwrightClient implements AsyncDisposable {
       body,
       ...callOptions(options),
     });
-    return parseJson<Mailbox>(response, ['id', 'email', 'expiresAt']);
+    return parseJson(response, ANSWERS.createMailbox);
   }
 
   /**
@@ -153,7 +162,7 @@ export class MailwrightClient implements AsyncDisposable {
       ...callOptions(options),
       ...(options.wait !== undefined && options.wait > 0 ? { minTimeout: options.wait * 1000 + LONG_POLL_GRACE } : {}),
     });
-    return parseJson<ListEmailsResponse>(response, ['messages', 'cursor']);
+    return parseJson(response, options.includeBody ? ANSWERS.listEmailsWithBody : ANSWERS.listEmails);
   }
 
   /**
@@ -168,12 +177,12 @@ export class MailwrightClient implements AsyncDisposable {
    * for (const r of refused) console.log(r.address, r.reply);
    * ```
    */
-  async listRefusals(options: { since?: Date | string; limit?: number } & RequestOptions = {}): Promise<Refusal[]> {
+  async listRefusals(options: { since?: Date | string; limit?: RefusalsQuery['limit'] } & RequestOptions = {}): Promise<Refusal[]> {
     const query = new URLSearchParams();
     if (options.since !== undefined) query.set('since', options.since instanceof Date ? options.since.toISOString() : options.since);
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     const response = await this.#transport.send({ method: 'GET', path: withQuery('/api/emails/refusals', query), ...callOptions(options) });
-    return parseJson<RefusalsResponse>(response, ['refusals']).refusals;
+    return parseJson(response, ANSWERS.listRefusals).refusals;
   }
 
   /**
@@ -193,7 +202,7 @@ export class MailwrightClient implements AsyncDisposable {
       path: `/api/emails/${segment(mailboxIdOrAddress)}/expire`,
       ...callOptions(options),
     });
-    return parseJson<Mailbox>(response, ['id', 'email', 'expiresAt']);
+    return parseJson(response, ANSWERS.expireMailbox);
   }
 
   /**
@@ -209,7 +218,7 @@ export class MailwrightClient implements AsyncDisposable {
       path: withQuery(`/api/emails/${segment(mailboxIdOrAddress)}`, query),
       ...callOptions(options),
     });
-    return parseJson<MailboxMessagesResponse>(response, ['mailbox', 'messages', 'nextCursor', 'total']);
+    return parseJson(response, ANSWERS.getMailbox);
   }
 
   /** One whole message. `GET /api/emails/{mailboxId}/{messageId}` (unwraps `{ message }`). */
@@ -219,7 +228,7 @@ export class MailwrightClient implements AsyncDisposable {
       path: `/api/emails/${segment(mailboxId)}/${segment(messageId)}`,
       ...callOptions(options),
     });
-    return parseJson<MessageResponse>(response, ['message']).message;
+    return parseJson(response, ANSWERS.getMessage).message;
   }
 
   /**
@@ -248,7 +257,7 @@ export class MailwrightClient implements AsyncDisposable {
   /** Domains, expiry options, role, limits and quota usage of the account. `GET /api/config`. */
   async getConfig(options?: RequestOptions): Promise<ConfigResponse> {
     const response = await this.#transport.send({ method: 'GET', path: '/api/config', ...callOptions(options) });
-    return parseJson<ConfigResponse>(response, ['domains', 'quota']);
+    return parseJson(response, ANSWERS.getConfig);
   }
 
   /**
@@ -262,13 +271,13 @@ export class MailwrightClient implements AsyncDisposable {
       body,
       ...callOptions(options),
     });
-    return parseJson<CreatedWebhook>(response, ['id', 'url', 'secret']);
+    return parseJson(response, ANSWERS.createWebhook);
   }
 
   /** The account's webhooks. `GET /api/config/webhooks` (unwraps `{ webhooks }`). */
   async listWebhooks(options?: RequestOptions): Promise<Webhook[]> {
     const response = await this.#transport.send({ method: 'GET', path: '/api/config/webhooks', ...callOptions(options) });
-    return parseJson<WebhookList>(response, ['webhooks']).webhooks;
+    return parseJson(response, ANSWERS.listWebhooks).webhooks;
   }
 
   /** Removes a webhook. `DELETE /api/config/webhooks/{id}` → 204. */
@@ -290,7 +299,7 @@ export class MailwrightClient implements AsyncDisposable {
       path: `/api/config/webhooks/${segment(id)}/test`,
       ...callOptions(options),
     });
-    return parseJson<WebhookTestResponse>(response, ['delivered']);
+    return parseJson(response, ANSWERS.testWebhook);
   }
 
   /**
@@ -305,7 +314,7 @@ export class MailwrightClient implements AsyncDisposable {
       path: withQuery(`/api/config/webhooks/${segment(id)}/deliveries`, query),
       ...callOptions(options),
     });
-    return parseJson<DeliveryList>(response, ['deliveries']).deliveries;
+    return parseJson(response, ANSWERS.listDeliveries).deliveries;
   }
 
   /** Redeems an admin-minted top-up code. `POST /api/config/quota/redeem`. */
@@ -317,13 +326,13 @@ export class MailwrightClient implements AsyncDisposable {
       body,
       ...callOptions(options),
     });
-    return parseJson<RedeemResponse>(response, ['calls', 'quota']);
+    return parseJson(response, ANSWERS.redeem);
   }
 
   /** Liveness of the service; needs no key. `GET /health`. */
   async health(options?: RequestOptions): Promise<HealthResponse> {
     const response = await this.#transport.send({ method: 'GET', path: '/health', ...callOptions(options) });
-    return parseJson<HealthResponse>(response, ['status']);
+    return parseJson(response, ANSWERS.health);
   }
 
   /**

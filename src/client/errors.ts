@@ -1,7 +1,7 @@
 // Owns the client's error classes: `MailwrightError` for everything that goes wrong on the
 // client side (connection, timeout, abort, unreadable response) and `MailwrightApiError`
 // for every non-2xx answer of the service. Callers match on `code`, never on the message.
-import type { ApiErrorCode, Problem } from '../protocol/index.js';
+import type { AnyProblem, ApiErrorCode } from '../protocol/index.js';
 
 /** Codes of errors raised by the client itself (not answered by the service). */
 export const CLIENT_ERROR_CODES = {
@@ -11,7 +11,7 @@ export const CLIENT_ERROR_CODES = {
   timeout: 'MW_ERR_TIMEOUT',
   /** The caller's `AbortSignal` fired. */
   aborted: 'MW_ERR_ABORTED',
-  /** A 2xx response body that is not the JSON the API promises. */
+  /** A 2xx response body that is not JSON, or does not match the endpoint's protocol schema. */
   badResponse: 'MW_ERR_BAD_RESPONSE',
   /** A request was made after `close()`. */
   clientClosed: 'MW_ERR_CLIENT_CLOSED',
@@ -62,7 +62,7 @@ export interface MailwrightApiErrorInit {
   method: string;
   url: string;
   retryAfter?: number;
-  problem?: Problem;
+  problem?: AnyProblem;
   message: string;
   cause?: unknown;
 }
@@ -97,7 +97,7 @@ export class MailwrightApiError extends MailwrightError {
   /** Seconds the server asked to wait (`Retry-After`), when it sent one. */
   readonly retryAfter?: number;
   /** The parsed problem document, when the body was one. */
-  readonly problem?: Problem;
+  readonly problem?: AnyProblem;
 
   constructor(init: MailwrightApiErrorInit) {
     super(init.code, init.message, { cause: init.cause });

@@ -1,6 +1,8 @@
 // Entry point of `mailwright/client`: the typed HTTP client, its errors and option types,
 // and the protocol types its methods return.
-export { MailwrightClient, type ListEmailsSummaryResponse, type ListEmailsWithBodyResponse } from './client.js';
+import type { QuotaSnapshot } from './quota-headers.js';
+
+export { MailwrightClient } from './client.js';
 export {
   CLIENT_ERROR_CODES,
   MailwrightApiError,
@@ -21,11 +23,17 @@ export {
   type RawMessageOptions,
   type RequestOptions,
 } from './options.js';
-export { parseQuotaHeaders, type QuotaState, type ResponseHeaders } from './quota-headers.js';
+export { parseQuotaHeaders, type QuotaSnapshot, type ResponseHeaders } from './quota-headers.js';
+/**
+ * The quota as the last response reported it.
+ * @deprecated Renamed to {@link QuotaSnapshot} (the server has a different `QuotaState`); this alias goes in 1.0.
+ */
+export type QuotaState = QuotaSnapshot;
 export { parseRetryAfter } from './retry-after.js';
 export { API_KEY_HEADER, isApiErrorCode } from '../protocol/index.js';
 export type {
   Address,
+  AnyProblem,
   ApiErrorCode,
   Attachment,
   ConfigResponse,
@@ -37,6 +45,8 @@ export type {
   GenerateMailboxBody,
   HealthResponse,
   ListEmailsResponse,
+  ListEmailsSummaryResponse,
+  ListEmailsWithBodyResponse,
   Mailbox,
   MailboxMessagesResponse,
   Message,
@@ -44,6 +54,7 @@ export type {
   Problem,
   QuotaUsage,
   RedeemResponse,
+  Refusal,
   Webhook,
   WebhookTestResponse,
 } from '../protocol/index.js';

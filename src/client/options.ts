@@ -1,5 +1,7 @@
 // Owns the option types of the client: how it is constructed and what each call accepts.
+// Options that go on the wire as query parameters take their types from the protocol's query schemas.
 import type { Dispatcher } from 'undici';
+import type { DeliveriesQuery, ListEmailsQuery, MailboxMessagesQuery } from '../protocol/index.js';
 
 /** Default per-request timeout (ms) for response headers and for gaps in the body. */
 export const DEFAULT_TIMEOUT = 30_000;
@@ -57,13 +59,13 @@ export interface RequestOptions {
 /** Options of `listEmails`. */
 export interface ListEmailsOptions extends RequestOptions {
   /** Mailbox id or address; an array asks for a batch (sent as a repeated `mailbox` parameter). */
-  mailbox?: string | string[];
+  mailbox?: ListEmailsQuery['mailbox'];
   /** The opaque `cursor` of the previous answer: only newer messages are returned. */
-  after?: string;
+  after?: ListEmailsQuery['after'];
   /** At most this many messages (server maximum 100). */
-  limit?: number;
+  limit?: ListEmailsQuery['limit'];
   /** Seconds (≤ 30) the server may hold the request until a message is there (long-poll). */
-  wait?: number;
+  wait?: ListEmailsQuery['wait'];
   /** Return whole messages (headers, text, html, attachments) instead of summaries. */
   includeBody?: boolean;
 }
@@ -71,9 +73,9 @@ export interface ListEmailsOptions extends RequestOptions {
 /** Options of `getMailbox`. */
 export interface GetMailboxOptions extends RequestOptions {
   /** The `nextCursor` of the previous page. */
-  cursor?: string;
+  cursor?: MailboxMessagesQuery['cursor'];
   /** Messages per page (server maximum 100). */
-  limit?: number;
+  limit?: MailboxMessagesQuery['limit'];
 }
 
 /** Options of `getRawMessage`. */
@@ -85,5 +87,5 @@ export interface RawMessageOptions extends RequestOptions {
 /** Options of `listDeliveries`. */
 export interface ListDeliveriesOptions extends RequestOptions {
   /** At most this many deliveries, newest first (server maximum 100). */
-  limit?: number;
+  limit?: DeliveriesQuery['limit'];
 }

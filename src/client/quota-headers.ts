@@ -1,11 +1,11 @@
-// Owns reading the account's quota state from response headers: the IETF httpapi
+// Owns reading the account's quota from response headers: the IETF httpapi
 // ratelimit draft as the server sends it (`RateLimit-Policy: "monthly";q=N;w=S` and
 // `RateLimit: "monthly";r=N;t=S`), its older dictionary form
 // (`RateLimit: limit=N, remaining=N, reset=S`) and the legacy `RateLimit-Limit/-Remaining/
 // -Reset` trio (with or without an `X-` prefix). Parsing is lenient: what cannot be read is null.
 
-/** The quota state last reported by the service. */
-export interface QuotaState {
+/** The account's quota as one response's headers reported it. */
+export interface QuotaSnapshot {
   /** Name of the policy, e.g. `'monthly'` (`'default'` when the server named none). */
   policy: string;
   /** Calls allowed in the window; `null` when unlimited or not reported. */
@@ -101,7 +101,7 @@ function toResetSeconds(value: string | undefined, nowMs: number): number | null
 }
 
 /**
- * Reads the quota state from response headers, or `undefined` when the response carries
+ * Reads the quota from response headers, or `undefined` when the response carries
  * no quota headers at all.
  *
  * @param headers - Response headers with lower-case names.
@@ -115,7 +115,7 @@ function toResetSeconds(value: string | undefined, nowMs: number): number | null
  * // → { policy: 'monthly', limit: 10000, remaining: 9876, resetSeconds: 86400 }
  * ```
  */
-export function parseQuotaHeaders(headers: ResponseHeaders, nowMs = Date.now()): QuotaState | undefined {
+export function parseQuotaHeaders(headers: ResponseHeaders, nowMs = Date.now()): QuotaSnapshot | undefined {
   const policyHeader = header(headers, 'ratelimit-policy');
   const stateHeader = header(headers, 'ratelimit');
   const legacyLimit = header(headers, 'ratelimit-limit') ?? header(headers, 'x-ratelimit-limit');

@@ -3,7 +3,8 @@
 // out 429s per Retry-After, and remembering the quota headers of every response.
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import { API_KEY_HEADER, type Problem } from '../protocol/index.js';
+import type { Static, TSchema } from 'typebox';
+import { AnyProblem, API_KEY_HEADER, wireCheck, type WireCheck } from '../protocol/index.js';
 import { apiErrorHint } from './api-error-hints.js';
 import { CLIENT_ERROR_CODES, MailwrightApiError, MailwrightError } from './errors.js';
 import {
@@ -12,7 +13,7 @@ import {
   MAX_429_RETRIES,
   type MailwrightClientOptions,
 } from './options.js';
-import { parseQuotaHeaders, type QuotaState, type ResponseHeaders } from './quota-headers.js';
+import { parseQuotaHeaders, type QuotaSnapshot, type ResponseHeaders } from './quota-headers.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** One call as the client describes it. */
@@ -32,7 +33,7 @@ export interface TransportRequest {
 }
 
 /** A received 2xx (or, internally, any) answer with its body read. */
-export interface TransportResponse {
+interface TransportResponse {
   status: number;
   headers: ResponseHeaders;
   body: Buffer;
@@ -45,6 +46,7 @@ const USER_AGENT = 'mailwright-client';
 const KEEP_ALIVE_TIMEOUT = 10_000;
 const SNIPPET_LENGTH = 200;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const PROBLEM = wireCheck(AnyProblem);
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -94,20 +96,18 @@ function contentType(headers: ResponseHeaders): string {
   return (Array.isArray(value) ? value[0] : value) ?? '(none)';
 }
 
-function readProblem(body: Buffer): Problem | undefined {
+function readProblem(body: Buffer): AnyProblem | undefined {
   if (body.length === 0) return undefined;
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { code?: unknown }).code === 'string') {
-      return parsed as Problem;
-    }
+    if (PROBLEM.matches(parsed)) return parsed;
   } catch {
     // not JSON: handled as a non-problem body
   }
   return undefined;
 }
 
-function describeQuota(quota: QuotaState | undefined): string {
+function describeQuota(quota: QuotaSnapshot | undefined): string {
   if (!quota) return '';
   const parts = [`policy "${quota.policy}"`];
   if (quota.remaining !== null || quota.limit !== null) {
@@ -129,7 +129,7 @@ export class Transport {
   readonly #ownsDispatcher: boolean;
   #closed = false;
   #closing: Promise<void> | undefined;
-  #quota: QuotaState | undefined;
+  #quota: QuotaSnapshot | undefined;
 
   constructor(options: MailwrightClientOptions) {
     if (!options || options.baseURL === undefined) {
@@ -154,14 +154,9 @@ export class Transport {
     return this.#origin + this.#prefix;
   }
 
-  /** The quota state of the last response that reported one. */
-  get quota(): QuotaState | undefined {
+  /** The quota of the last response that reported one. */
+  get quota(): QuotaSnapshot | undefined {
     return this.#quota ? { ...this.#quota } : undefined;
-  }
-
-  /** True once `close()` was called. */
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** Sends `request`, waiting out 429s as configured; resolves with a 2xx answer or throws. */
@@ -302,9 +297,8 @@ export class Transport {
     const problem = readProblem(response.body);
     const quota = status === 429 ? describeQuota(this.#quota) : '';
     if (problem) {
-      const detail = typeof problem.detail === 'string' ? problem.detail : (problem.title ?? '');
+      const { detail, field } = problem;
       const sentence = detail.replace(/[.\s]+$/, '');
-      const field = typeof problem.field === 'string' ? problem.field : undefined;
       const wayOut =
         problem.code === 'quota_exhausted'
           ? 'Raise the allowance with `mailwright quota grant --email <you> --calls <n>` or `client.redeem(code)`, or wait for the reset.'
@@ -350,8 +344,23 @@ export class Transport {
   }
 }
 
-/** Parses a 2xx JSON body, throwing `MW_ERR_BAD_RESPONSE` when it is not JSON or lacks `keys`. */
-export function parseJson<T>(response: TransportResponse, keys: readonly string[] = []): T {
+/** A 2xx JSON answer the client expects: the endpoint it comes from and the protocol schema its body matches. */
+interface ExpectedAnswer<T> {
+  /** Method and route, e.g. `GET /api/emails/{mailboxId}`. */
+  readonly endpoint: string;
+  readonly check: WireCheck<T>;
+}
+
+/** The answer of `endpoint` must match `schema` (compiled here, once). */
+export function expectAnswer<const Schema extends TSchema>(endpoint: string, schema: Schema): ExpectedAnswer<Static<Schema>> {
+  return { endpoint, check: wireCheck(schema) };
+}
+
+/**
+ * Parses a 2xx JSON body and checks it against the endpoint's protocol schema, throwing
+ * `MW_ERR_BAD_RESPONSE` when it is not JSON or does not match (naming the first mismatch).
+ */
+export function parseJson<T>(response: TransportResponse, expected: ExpectedAnswer<T>): T {
   const { method, url, status } = response;
   const fail = (what: string, cause?: unknown) =>
     new MailwrightError(
@@ -365,10 +374,6 @@ export function parseJson<T>(response: TransportResponse, keys: readonly string[
   } catch (cause) {
     throw fail('a body that is not JSON', cause);
   }
-  if (keys.length > 0) {
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw fail('JSON that is not an object');
-    const missing = keys.filter((key) => !(key in parsed));
-    if (missing.length > 0) throw fail(`JSON that lacks ${missing.map((k) => `\`${k}\``).join(', ')}`);
-  }
-  return parsed as T;
+  if (expected.check.matches(parsed)) return parsed;
+  throw fail(`JSON that is not the answer of ${expected.endpoint}: ${expected.check.mismatch(parsed)}`);
 }

@@ -1,17 +1,25 @@
 // Owns the worker's webhook receiver: a fastify server on a free port that verifies
-// Standard Webhooks signatures (invalid → 401), hands message.received events to the hub,
-// remembers webhook.test events so the hub can confirm reachability, and answers 204 at once.
+// Standard Webhooks signatures (invalid → 401), checks the event against its protocol schema
+// (mismatch → 400), hands message.received events to the hub, remembers webhook.test events
+// so the hub can confirm reachability, and answers 204 at once.
 import { randomBytes } from 'node:crypto';
 import createDebug from 'debug';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import getPort from 'get-port';
-import type { Message, WebhookEvent } from '../protocol/index.js';
-import { verifyWebhook } from '../protocol/index.js';
+import {
+  MessageReceivedEvent,
+  verifyWebhook,
+  WebhookTestEvent,
+  wireCheck,
+  type Message,
+  type WebhookEvent,
+  type WireCheck,
+} from '../protocol/index.js';
 
 const debug = createDebug('mailwright:receiver');
 
 /** Options of {@link WebhookReceiver.start}. */
-export interface ReceiverOptions {
+interface ReceiverOptions {
   /** Interface to listen on, e.g. `127.0.0.1`. */
   host: string;
   /** Called (synchronously, before the 204 is sent) for every authentic `message.received` event. */
@@ -22,6 +30,23 @@ export interface ReceiverOptions {
 const SEEN_LIMIT = 10_000;
 /** Largest accepted event body (a message of the service's 10 MiB maximum fits, as JSON). */
 const BODY_LIMIT = 64 * 1024 * 1024;
+const MESSAGE_RECEIVED = wireCheck(MessageReceivedEvent);
+const WEBHOOK_TEST = wireCheck(WebhookTestEvent);
+
+/** The event in a delivery's body, checked against the protocol schema of its `type`; or why it is none. */
+function readEvent(body: string): WebhookEvent | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return 'the body is not JSON';
+  }
+  const type = (parsed as { type?: unknown } | null)?.type;
+  const check: WireCheck<WebhookEvent> | undefined =
+    type === 'message.received' ? MESSAGE_RECEIVED : type === 'webhook.test' ? WEBHOOK_TEST : undefined;
+  if (!check) return `\`/type\` is ${JSON.stringify(type)}, not message.received or webhook.test`;
+  return check.matches(parsed) ? parsed : (check.mismatch(parsed) ?? 'it does not match');
+}
 
 function urlHost(host: string): string {
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
@@ -46,7 +71,6 @@ export class WebhookReceiver implements AsyncDisposable {
   readonly #seenDeliveries = new Set<string>();
   readonly #testEvents = new Set<string>();
   #secret: string | undefined;
-  #lastDeliveryAt: number | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(app: FastifyInstance, host: string, port: number, path: string) {
@@ -68,22 +92,17 @@ export class WebhookReceiver implements AsyncDisposable {
       if (!receiver) return reply.code(503).send();
       return receiver.#handle(request.headers, typeof request.body === 'string' ? request.body : '', reply, options.onMessage);
     });
-    let lastError: unknown;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const port = await getPort({ host: options.host });
-      try {
-        await app.listen({ host: options.host, port });
-        receiver = new WebhookReceiver(app, options.host, port, path);
-        debug('listening on %s', receiver.url);
-        return receiver;
-      } catch (error) {
-        lastError = error;
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') break;
-        debug('port %d was taken before listen; trying another', port);
-      }
+    try {
+      // Port 0: the OS picks a free port and keeps it ours (no pick-release-rebind race).
+      await app.listen({ host: options.host, port: 0 });
+    } catch (error) {
+      await app.close().catch(() => {});
+      throw error;
     }
-    await app.close().catch(() => {});
-    throw lastError;
+    const port = (app.server.address() as AddressInfo).port;
+    receiver = new WebhookReceiver(app, options.host, port, path);
+    debug('listening on %s', receiver.url);
+    return receiver;
   }
 
   /** Sets the webhook's `whsec_…` secret; deliveries are verified against it from now on. */
@@ -94,11 +113,6 @@ export class WebhookReceiver implements AsyncDisposable {
   /** True once an authentic `webhook.test` event for this webhook id arrived. */
   hasTestEvent(webhookId: string): boolean {
     return this.#testEvents.has(webhookId);
-  }
-
-  /** When the last authentic delivery arrived (ms since epoch), if any. */
-  get lastDeliveryAt(): number | undefined {
-    return this.#lastDeliveryAt;
   }
 
   #handle(
@@ -114,22 +128,20 @@ export class WebhookReceiver implements AsyncDisposable {
       debug('refused a delivery: %s', failure);
       return reply.code(401).send({ error: failure });
     }
-    let event: WebhookEvent;
-    try {
-      event = JSON.parse(body) as WebhookEvent;
-    } catch {
-      return reply.code(400).send({ error: 'body is not JSON' });
-    }
-    this.#lastDeliveryAt = Date.now();
     const deliveryId = String(headers['webhook-id']);
+    const event = readEvent(body);
+    if (typeof event === 'string') {
+      debug('refused delivery %s, not a mailwright webhook event: %s', deliveryId, event);
+      return reply.code(400).send({ error: `not a mailwright webhook event: ${event}` });
+    }
     if (this.#seenDeliveries.has(deliveryId)) {
       debug('repeated delivery %s ignored', deliveryId);
       return reply.code(204).send();
     }
-    if (event?.type === 'webhook.test' && event.data && typeof event.data.webhookId === 'string') {
+    if (event.type === 'webhook.test') {
       debug('test event for webhook %s', event.data.webhookId);
       this.#testEvents.add(event.data.webhookId);
-    } else if (event?.type === 'message.received' && event.data && typeof event.data.id === 'string') {
+    } else {
       debug('message %s for mailbox %s', event.data.id, event.data.mailboxId);
       try {
         onMessage(event.data);

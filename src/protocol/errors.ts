@@ -1,5 +1,6 @@
 // Owns the catalogue of machine error codes: one table shared by the server (problem+json),
 // the client (MailwrightApiError) and the OpenAPI document.
+import { Type } from 'typebox';
 
 /** Every `code` the HTTP API can answer with, mapped to its HTTP status and a short title. */
 export const API_ERRORS = {
@@ -23,6 +24,11 @@ export const API_ERRORS = {
 
 /** A stable, machine-readable error code of the HTTP API. */
 export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** Schema of {@link ApiErrorCode}: one of the codes of {@link API_ERRORS}. */
+export const ApiErrorCode = Type.Enum(Object.keys(API_ERRORS) as ApiErrorCode[], {
+  description: 'Stable machine code; see API_ERRORS.',
+});
 
 /** The `type` URI of a problem document for `code`. */
 export function problemType(code: ApiErrorCode): string {

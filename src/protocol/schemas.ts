@@ -1,26 +1,35 @@
 // Owns the wire format: TypeBox schemas for every API body, query and response, and the
 // webhook payload. Server routes, the typed client and the fixture all import from here.
 import { Type, type Static } from 'typebox';
+import { ApiErrorCode } from './errors.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
 /** ISO-8601 timestamp string in UTC. */
-export const Timestamp = Type.String({ format: 'date-time' });
+const Timestamp = Type.String({ format: 'date-time' });
 
-/** An RFC 7807 problem document; `code` is the stable machine code. */
+const problemFields = {
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.String(),
+  field: Type.Optional(Type.String()),
+};
+
+/** An RFC 7807 problem document as this service sends it; `code` is one of `API_ERRORS`. */
 export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
-    field: Type.Optional(Type.String()),
-  },
+  { ...problemFields, code: ApiErrorCode },
   { title: 'Problem', description: 'application/problem+json error body' },
 );
 export type Problem = Static<typeof Problem>;
+
+/**
+ * A problem document as a client reads it: the same fields, but `code` may be one a newer
+ * service added (the client passes it on rather than hiding the error behind `http_<status>`).
+ */
+export const AnyProblem = Type.Object({ ...problemFields, code: Type.String() }, { title: 'AnyProblem' });
+export type AnyProblem = Static<typeof AnyProblem>;
 
 /** A mail address with its display name ('' when none). */
 export const Address = Type.Object({ address: Type.String(), name: Type.String() }, { title: 'Address' });
@@ -97,9 +106,6 @@ export const GenerateMailboxBody = Type.Object(
 );
 export type GenerateMailboxBody = Static<typeof GenerateMailboxBody>;
 
-export const GenerateMailboxResponse = Mailbox;
-export type GenerateMailboxResponse = Static<typeof GenerateMailboxResponse>;
-
 export const ListEmailsQuery = Type.Object({
   mailbox: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Mailbox id or address; repeat for a batch.' })),
   after: Type.Optional(Type.String({ description: 'Opaque cursor from the previous answer.' })),
@@ -109,11 +115,22 @@ export const ListEmailsQuery = Type.Object({
 });
 export type ListEmailsQuery = Static<typeof ListEmailsQuery>;
 
+const Cursor = Type.String({ description: 'Pass as `after` to get only newer messages.' });
+
+/** `GET /api/emails` answer: whole messages with `include=body`, summaries without. */
 export const ListEmailsResponse = Type.Object({
   messages: Type.Array(Type.Union([Message, MessageSummary])),
-  cursor: Type.String({ description: 'Pass as `after` to get only newer messages.' }),
+  cursor: Cursor,
 });
-export type ListEmailsResponse = { messages: Array<Message | MessageSummary>; cursor: string };
+export type ListEmailsResponse = Static<typeof ListEmailsResponse>;
+
+/** `GET /api/emails?include=body` answer: whole messages. */
+export const ListEmailsWithBodyResponse = Type.Object({ messages: Type.Array(Message), cursor: Cursor });
+export type ListEmailsWithBodyResponse = Static<typeof ListEmailsWithBodyResponse>;
+
+/** `GET /api/emails` answer without `include=body`: summaries. */
+export const ListEmailsSummaryResponse = Type.Object({ messages: Type.Array(MessageSummary), cursor: Cursor });
+export type ListEmailsSummaryResponse = Static<typeof ListEmailsSummaryResponse>;
 
 export const MailboxParams = Type.Object({ mailboxId: Type.String() });
 export const MessageParams = Type.Object({ mailboxId: Type.String(), messageId: Type.String() });
@@ -225,6 +242,7 @@ export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery) });
 export type DeliveryList = Static<typeof DeliveryList>;
 
 export const DeliveriesQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })) });
+export type DeliveriesQuery = Static<typeof DeliveriesQuery>;
 
 export const WebhookTestResponse = Type.Object({
   delivered: Type.Boolean(),
@@ -241,8 +259,7 @@ export const RedeemResponse = Type.Object({ calls: Type.Integer(), quota: QuotaU
 export type RedeemResponse = Static<typeof RedeemResponse>;
 
 /** Why SMTP refused a recipient: a domain the service does not serve, no such mailbox, or one that expired. */
-export const RefusalReason = Type.Union([Type.Literal('unserved_domain'), Type.Literal('unknown_mailbox'), Type.Literal('expired_mailbox')]);
-export type RefusalReason = Static<typeof RefusalReason>;
+const RefusalReason = Type.Union([Type.Literal('unserved_domain'), Type.Literal('unknown_mailbox'), Type.Literal('expired_mailbox')]);
 
 export const Refusal = Type.Object(
   {
@@ -274,17 +291,24 @@ export type HealthResponse = Static<typeof HealthResponse>;
 // ---- webhook events --------------------------------------------------------------------
 
 /** Body of a `message.received` webhook call. */
-export interface MessageReceivedEvent {
-  type: 'message.received';
-  timestamp: string;
-  data: Message;
-}
+export const MessageReceivedEvent = Type.Object(
+  { type: Type.Literal('message.received'), timestamp: Timestamp, data: Message },
+  { title: 'MessageReceivedEvent' },
+);
+export type MessageReceivedEvent = Static<typeof MessageReceivedEvent>;
+
 /** Body of the event `POST /api/config/webhooks/{id}/test` sends. */
-export interface WebhookTestEvent {
-  type: 'webhook.test';
-  timestamp: string;
-  data: { webhookId: string; nonce: string };
-}
+export const WebhookTestEvent = Type.Object(
+  {
+    type: Type.Literal('webhook.test'),
+    timestamp: Timestamp,
+    data: Type.Object({ webhookId: Type.String(), nonce: Type.String() }),
+  },
+  { title: 'WebhookTestEvent' },
+);
+export type WebhookTestEvent = Static<typeof WebhookTestEvent>;
+
+/** Every event body a webhook receives. */
 export type WebhookEvent = MessageReceivedEvent | WebhookTestEvent;
 
 /** The fixed expiry choices of the reference service, in ms. */

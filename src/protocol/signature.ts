@@ -3,9 +3,9 @@
 // delivery and by the fixture's receiver.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 /** How far a webhook-timestamp may be from now before verification refuses it (seconds). */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** A new `whsec_…` secret holding 24 random bytes. */
 export function generateWebhookSecret(): string {
@@ -18,7 +18,7 @@ function secretKey(secret: string): Buffer {
 }
 
 /** The `v1,<sig>` value for one delivery. `timestamp` is in whole seconds. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
   return `v1,${mac}`;
 }
@@ -34,7 +34,7 @@ export function webhookHeaders(secret: string, id: string, body: string, now = D
 }
 
 /** Why a delivery failed verification. */
-export type SignatureFailure = 'missing_headers' | 'timestamp_out_of_range' | 'bad_signature';
+type SignatureFailure = 'missing_headers' | 'timestamp_out_of_range' | 'bad_signature';
 
 /**
  * Checks a delivery's headers against the secret. Returns `null` when it is authentic,

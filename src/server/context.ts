@@ -24,7 +24,7 @@ export interface RoleLimits {
 }
 
 export const ROLE_NAMES = ['civilian', 'knight', 'duke', 'emperor'] as const;
-export type RoleName = (typeof ROLE_NAMES)[number];
+type RoleName = (typeof ROLE_NAMES)[number];
 
 export const DEFAULT_ROLES: Record<RoleName, RoleLimits> = {
   civilian: { monthlyCalls: 10_000, maxMailboxes: 100, maxExpiryTime: 259_200_000 },

@@ -1,7 +1,21 @@
-// Owns the mapping from store records to wire objects (protocol shapes), used by the API,
-// ingestion (webhook payloads) and delivery alike.
-import type { Mailbox, Message, MessageReceivedEvent, MessageSummary } from '../protocol/index.js';
-import type { MailboxRecord, StoredMessage } from './store/store.js';
+// Owns the mapping from store records to wire objects: one mapper per protocol type, used by
+// the API routes and by webhook delivery alike. The store keeps epoch milliseconds; the
+// wire carries ISO-8601 strings, converted only here.
+import type {
+  CreatedWebhook,
+  Delivery,
+  DeliveryAttempt,
+  Mailbox,
+  Message,
+  MessageReceivedEvent,
+  MessageSummary,
+  QuotaUsage,
+  Refusal,
+  Webhook,
+  WebhookTestEvent,
+} from '../protocol/index.js';
+import type { QuotaState } from './auth/quota.js';
+import type { AttemptRecord, DeliveryRecord, MailboxRecord, RefusalRecord, StoredMessage, WebhookRecord } from './store/store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -19,8 +33,61 @@ export function toMessage(m: StoredMessage): Message {
   return { ...toMessageSummary(m), headers: m.body.headers, text: m.body.text, html: m.body.html, attachments: m.body.attachments };
 }
 
-/** The exact JSON body of a `message.received` webhook call. */
-export function messageReceivedPayload(m: StoredMessage, now: number): string {
-  const event: MessageReceivedEvent = { type: 'message.received', timestamp: iso(now), data: toMessage(m) };
-  return JSON.stringify(event);
+export function toWebhook(record: WebhookRecord): Webhook {
+  return { id: record.id, url: record.url, catchAll: record.catchAll, createdAt: iso(record.createdAt) };
+}
+
+/** A webhook as its creation answers it: the only time its signing secret is shown. */
+export function toCreatedWebhook(record: WebhookRecord): CreatedWebhook {
+  return { ...toWebhook(record), secret: record.secret };
+}
+
+function toDeliveryAttempt(attempt: AttemptRecord): DeliveryAttempt {
+  return {
+    attempt: attempt.attempt,
+    at: iso(attempt.at),
+    durationMs: Math.round(attempt.durationMs),
+    statusCode: attempt.statusCode,
+    error: attempt.error,
+    ok: attempt.ok,
+  };
+}
+
+/** A delivery with its attempts, as `store.listDeliveries` returns them. */
+export function toDelivery(record: DeliveryRecord & { attemptLog: AttemptRecord[] }): Delivery {
+  return {
+    id: record.id,
+    event: record.event,
+    messageId: record.messageId,
+    mailboxId: record.mailboxId,
+    status: record.status,
+    createdAt: iso(record.createdAt),
+    nextAttemptAt: record.status === 'pending' && record.nextAttemptAt !== null ? iso(record.nextAttemptAt) : null,
+    attempts: record.attemptLog.map(toDeliveryAttempt),
+  };
+}
+
+export function toRefusal(record: RefusalRecord): Refusal {
+  return { at: iso(record.at), address: record.address, reason: record.reason, reply: record.reply, from: record.mailFrom };
+}
+
+export function toQuotaUsage(state: QuotaState): QuotaUsage {
+  return {
+    period: state.period,
+    allowance: state.allowance,
+    topUps: state.topUps,
+    used: state.used,
+    remaining: state.allowance === null ? null : Math.max(0, state.allowance - state.used),
+    resetsAt: iso(state.resetsAt),
+  };
+}
+
+/** The `message.received` webhook event for a stored message (read with its body), stamped `at`. */
+export function toMessageReceivedEvent(m: StoredMessage, at: number): MessageReceivedEvent {
+  return { type: 'message.received', timestamp: iso(at), data: toMessage(m) };
+}
+
+/** The `webhook.test` event of `POST /api/config/webhooks/{id}/test`. */
+export function toWebhookTestEvent(webhookId: string, nonce: string, at: number): WebhookTestEvent {
+  return { type: 'webhook.test', timestamp: iso(at), data: { webhookId, nonce } };
 }

@@ -2,11 +2,9 @@
 import { EventEmitter } from 'node:events';
 import type { DeliveryRecord, StoredMessage } from './store/store.js';
 
-export interface ServiceEvents {
-  /** A message copy was durably committed. */
-  'message.stored': [message: StoredMessage];
-  /** Deliveries were committed and may be attempted now. */
-  'delivery.scheduled': [deliveries: DeliveryRecord[]];
+interface ServiceEvents {
+  /** A message copy was durably committed, with the webhook deliveries it is owed (due now). */
+  'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[]];
   /** The service is stopping: long-polls answer now with what they have. */
   shutdown: [];
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { runCli } from './helpers/cli-process.js';
 import { spawnServe } from './helpers/serve-process.js';
-import { ADMIN_KEY, cli, tempDir } from './helpers/service.js';
+import { cli, tempDir } from './helpers/service.js';
 
 test('serve prints its ports and the first-start admin key once; SIGTERM ends held long-polls and exits 0', async () => {
   const data = join(tempDir(), 'serve.db');
@@ -28,17 +29,24 @@ test('serve prints its ports and the first-start admin key once; SIGTERM ends he
   expect((await again.exited).code).toBe(0);
 });
 
-test('CLI errors go to stderr with a non-zero exit and a way out', async () => {
+test('CLI errors go to stderr with a non-zero exit and a way out, nothing to stdout', async () => {
   const data = join(tempDir(), 'cli.db');
-  await expect(cli('keys', 'create', '--email', 'ghost@example.test', '--data', data)).rejects.toThrow(/no account has email ghost@example.test; create it with `mailwright accounts create/);
-  await expect(cli('accounts', 'create', '--email', 'a@example.test', '--role', 'pope', '--data', data)).rejects.toThrow(/role "pope" is unknown; choose one of civilian, knight, duke, emperor/);
-  await expect(cli('quota', 'code', '--calls', 'many', '--data', data)).rejects.toThrow(/--calls must be a whole number/);
-  await expect(cli('serve', '--http-port', '99999', '--data', data)).rejects.toThrow(/--http-port must be a port number/);
-  await expect(cli('keys', 'create', '--email', 'a@example.test', '--scopes', 'admin', '--data', data)).rejects.toThrow();
+  const fails = async (args: string[], stderr: RegExp) => {
+    const result = await runCli(...args, '--data', data);
+    expect(result.code, args.join(' ')).toBeGreaterThan(0);
+    expect(result.stdout, args.join(' ')).toBe('');
+    expect(result.stderr, args.join(' ')).toMatch(stderr);
+    expect(result.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+  };
+  await fails(['keys', 'create', '--email', 'ghost@example.test'], /^mailwright: no account has email ghost@example.test; create it with `mailwright accounts create --email ghost@example.test`/);
+  await fails(['accounts', 'create', '--email', 'a@example.test', '--role', 'pope'], /^mailwright: role "pope" is unknown; choose one of civilian, knight, duke, emperor/);
+  await fails(['quota', 'code', '--calls', 'many'], /^mailwright: --calls must be a whole number/);
+  await fails(['serve', '--http-port', '99999'], /^mailwright: --http-port must be a port number/);
+  // Nothing was created by the refused commands: the account is still unknown.
+  await fails(['keys', 'create', '--email', 'a@example.test', '--scopes', 'admin'], /^mailwright: no account has email a@example.test/);
   const out = await cli('accounts', 'create', '--email', 'a@example.test', '--role', 'knight', '--data', data);
   expect(out).toContain('role knight');
-  await expect(cli('keys', 'create', '--email', 'a@example.test', '--scopes', 'admin', '--data', data)).rejects.toThrow(/scope "admin" is unknown/);
-  expect(ADMIN_KEY).toBeTruthy();
+  await fails(['keys', 'create', '--email', 'a@example.test', '--scopes', 'admin'], /^mailwright: scope "admin" is unknown/);
 });
 
 test('a port in use ends serve with one line naming the port and the flag, not a stack trace', async () => {

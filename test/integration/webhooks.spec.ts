@@ -1,12 +1,15 @@
 // End-to-end webhook delivery through the real server: webhooks created over the API,
 // mail sent over SMTP with nodemailer, a local receiver that verifies Standard Webhooks
-// signatures, retries, routing of bound/unbound mailboxes, and retries across a restart.
+// signatures, retries, routing of bound/unbound mailboxes, retries across a restart, and a
+// target given up after refusing a whole retry schedule.
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { verifyWebhook, type CreatedWebhook, type Delivery, type MessageReceivedEvent, type WebhookTestEvent } from '../../src/protocol/index.js';
+import { FakeClock } from '../helpers/clock.js';
+import { refusingPort } from '../helpers/ports.js';
 import { startTestService, tempDir, type TestService } from './helpers/service.js';
 
 const HOUR = 3_600_000;
@@ -17,7 +20,7 @@ interface Call {
 }
 
 /** A webhook receiver on 127.0.0.1 that answers from a script (then 200) and lets a test await calls. */
-async function startReceiver(options: { port?: number; script?: number[] } = {}) {
+async function startReceiver(options: { script?: number[] } = {}) {
   const calls: Call[] = [];
   const script = [...(options.script ?? [])];
   let waiters: Array<{ count: number; resolve: () => void }> = [];
@@ -32,7 +35,7 @@ async function startReceiver(options: { port?: number; script?: number[] } = {})
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+    server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
   return {
@@ -219,37 +222,74 @@ test.describe('webhooks', () => {
   test('a delivery pending when the server stops is delivered after a restart on the same store', async () => {
     const dir = tempDir('mailwright-webhooks-');
     const data = join(dir, 'store.db');
+    // Signatures are checked against the real time, so the fake clock starts there.
+    const clock = new FakeClock(Date.now());
     try {
-      // The receiver's port is reserved, then closed: the receiver is down.
-      const reserved = await startReceiver();
-      const { port, url } = reserved;
-      await reserved.close();
-
-      svc = await startTestService({ data, webhookRetrySchedule: [1_000, 1_000, 1_000] });
-      const webhook = await createWebhook(svc, url);
+      receiver = await startReceiver({ script: [503] });
+      svc = await startTestService({ data, webhookRetrySchedule: [60_000] }, { clock });
+      const webhook = await createWebhook(svc, receiver.url);
       const box = await createMailbox(svc, webhook.id);
       await svc.send({ from: 'app@example.com', to: box.email, subject: 'survives a restart', text: 'hello' });
-      await expect.poll(async () => (await deliveries(svc!, webhook.id))[0]?.attempts.length ?? 0).toBeGreaterThanOrEqual(1);
+      await expect.poll(async () => (await deliveries(svc!, webhook.id))[0]?.attempts.length ?? 0).toBe(1);
       const [before] = await deliveries(svc, webhook.id);
-      expect(before).toMatchObject({ status: 'pending', attempts: [{ attempt: 1, statusCode: null, error: 'connection refused', ok: false }] });
+      expect(before).toMatchObject({ status: 'pending', attempts: [{ attempt: 1, statusCode: 503, error: 'HTTP 503', ok: false }] });
       await svc.close();
       svc = undefined;
 
-      receiver = await startReceiver({ port });
-      svc = await startTestService({ data, webhookRetrySchedule: [1_000, 1_000, 1_000] });
-      const [call] = await receiver.received(1);
+      // The retry comes due while the service is down; the next start sends it.
+      clock.advance(60_000);
+      svc = await startTestService({ data, webhookRetrySchedule: [60_000] }, { clock });
+      const calls = await receiver.received(2);
 
-      expectSigned(call!, webhook.secret);
-      expect(call!.headers['webhook-id']).toBe(before!.id);
-      expect((JSON.parse(call!.body) as MessageReceivedEvent).data.subject).toBe('survives a restart');
+      for (const call of calls) expectSigned(call, webhook.secret);
+      expect(calls.map((c) => c.headers['webhook-id'])).toEqual([before!.id, before!.id]);
+      expect(calls[1]!.body).toBe(calls[0]!.body);
+      expect((JSON.parse(calls[1]!.body) as MessageReceivedEvent).data.subject).toBe('survives a restart');
       await expect.poll(async () => (await deliveries(svc!, webhook.id))[0]?.status).toBe('delivered');
       const [after] = await deliveries(svc, webhook.id);
-      expect(after!.attempts.at(-1)).toMatchObject({ statusCode: 200, ok: true });
-      expect(after!.attempts.slice(0, -1).every((a) => a.error === 'connection refused')).toBe(true);
+      expect(after!.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 503], [2, 200]]);
     } finally {
       await svc?.close();
       svc = undefined;
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a target that refused every connection for a whole retry schedule is given up; the delivery log says why', async () => {
+    const clock = new FakeClock();
+    const target = await refusingPort();
+    try {
+      svc = await startTestService({ webhookRetrySchedule: [1_000, 2_000] }, { clock });
+      const webhook = await createWebhook(svc, target.url());
+      const box = await createMailbox(svc, webhook.id);
+      const send = (subject: string) => svc!.send({ from: 'app@example.com', to: box.email, subject, text: 'hello' });
+      /** Attempts logged per delivery, newest delivery first. */
+      const attempts = async () => (await deliveries(svc!, webhook.id)).map((d) => d.attempts.length);
+
+      await send('first'); // tried at 0, 1 and 3 s
+      await expect.poll(attempts).toEqual([1]);
+      clock.advance(500);
+      await send('second'); // tried at 0.5 and 2 s, then due at 4 s
+      await expect.poll(attempts).toEqual([1, 1]);
+      clock.advance(500);
+      await expect.poll(attempts).toEqual([1, 2]);
+      clock.advance(1_000);
+      await expect.poll(attempts).toEqual([2, 2]);
+      clock.advance(1_000); // the first runs out of its schedule, refused every time
+      await expect.poll(async () => (await deliveries(svc!, webhook.id)).map((d) => d.status)).toEqual(['failed', 'failed']);
+
+      const [second, first] = await deliveries(svc, webhook.id);
+      const reason = /retries stopped: the webhook's target has refused every connection since \S+, for a whole retry schedule; bring the receiver back or delete the webhook$/;
+      expect(first!.attempts.map((a) => a.error)).toEqual(['connection refused', 'connection refused', expect.stringMatching(reason)]);
+      expect(second).toMatchObject({ status: 'failed', nextAttemptAt: null });
+      expect(second!.attempts).toMatchObject([
+        { attempt: 1, error: 'connection refused' },
+        { attempt: 2, error: 'connection refused' },
+        { attempt: 3, statusCode: null, ok: false, error: expect.stringMatching(/^not sent: /) },
+      ]);
+      expect(second!.attempts[2]!.error).toMatch(reason);
+    } finally {
+      await target.close();
     }
   });
 });

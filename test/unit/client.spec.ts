@@ -239,7 +239,7 @@ test.describe('requests', () => {
   });
 
   test('configuration endpoints use the SPEC paths and methods', async ({ stub, client }) => {
-    const webhook = { id: 'wh_1', url: 'http://127.0.0.1:9/hook', createdAt: '2025-01-01T00:00:00.000Z' };
+    const webhook = { id: 'wh_1', url: 'http://127.0.0.1:9/hook', catchAll: true, createdAt: '2025-01-01T00:00:00.000Z' };
     const quota = { period: '2025-01', allowance: 10_000, topUps: 0, used: 1, remaining: 9_999, resetsAt: '2025-02-01T00:00:00.000Z' };
     const config = {
       domains: ['mailwright.test'],
@@ -384,7 +384,54 @@ test.describe('errors', () => {
     expect(notJson.cause).toBeInstanceOf(SyntaxError);
     const wrongShape = (await rejection(client.listEmails())) as MailwrightError;
     expect(wrongShape.code).toBe('MW_ERR_BAD_RESPONSE');
-    expect(wrongShape.message).toContain('`messages`');
+    expect(wrongShape.message).toContain('`/messages` is missing');
+  });
+
+  test('a 2xx body that does not match the endpoint\'s protocol schema is MW_ERR_BAD_RESPONSE naming the endpoint and the first mismatch', async ({
+    stub,
+    client,
+  }) => {
+    const { expiresAt: _expiresAt, ...withoutExpiry } = mailbox;
+    const { headers: _headers, ...summary } = message;
+    const cases: Array<[call: () => Promise<unknown>, answer: unknown, endpoint: string, mismatch: string]> = [
+      [() => client.createMailbox({ expiryTime: 3_600_000 }), withoutExpiry, 'POST /api/emails/generate', '`/expiresAt` is missing'],
+      [
+        () => client.getMailbox('mbx_1'),
+        { mailbox, messages: [{ ...summary, size: '1234' }], nextCursor: null, total: 1 },
+        'GET /api/emails/{mailboxId}',
+        '`/messages/0/size` must be integer',
+      ],
+      [() => client.listEmails({ includeBody: true }), { messages: [summary], cursor: 'c1' }, 'GET /api/emails?include=body', '`/messages/0/headers` is missing'],
+      [() => client.getMessage('mbx_1', 'msg_1'), { message: { ...message, receivedAt: 'yesterday' } }, 'GET /api/emails/{mailboxId}/{messageId}', '`/message/receivedAt` must match format "date-time"'],
+      [() => client.listWebhooks(), { webhooks: [{ id: 'wh_1', url: 'http://x.test/', createdAt: mailbox.createdAt }] }, 'GET /api/config/webhooks', '`/webhooks/0/catchAll` is missing'],
+      [() => client.health(), { status: 'degraded', version: '9' }, 'GET /health', '`/status`'],
+      [() => client.listRefusals(), [], 'GET /api/emails/refusals', '`/` must be object'],
+    ];
+    for (const [call, answer, endpoint, mismatch] of cases) {
+      stub.reply(() => ({ json: answer }));
+      const error = (await rejection(call())) as MailwrightError;
+      expect(error, endpoint).toBeInstanceOf(MailwrightError);
+      expect(error.code, endpoint).toBe('MW_ERR_BAD_RESPONSE');
+      expect(error.message).toContain(`not the answer of ${endpoint}: ${mismatch}`);
+    }
+  });
+
+  test('a problem document with a code this client does not know keeps that code', async ({ stub, client }) => {
+    stub.reply(() => problem(409, 'mailbox_frozen', 'The mailbox is frozen'));
+    const error = (await rejection(client.expireMailbox('mbx_1'))) as MailwrightApiError;
+    expect(error).toBeInstanceOf(MailwrightApiError);
+    expect(error.code).toBe('mailbox_frozen');
+    expect(error.problem?.detail).toBe('The mailbox is frozen');
+    expect(error.message).toContain('409 mailbox_frozen: The mailbox is frozen');
+  });
+
+  test('an error body that has a code but not the other problem fields is not read as a problem document', async ({ stub, client }) => {
+    stub.reply(() => ({ status: 400, json: { code: 'invalid_request' } }));
+    const error = (await rejection(client.getConfig())) as MailwrightApiError;
+    expect(error).toBeInstanceOf(MailwrightApiError);
+    expect(error.code).toBe('http_400');
+    expect(error.problem).toBeUndefined();
+    expect(error.detail).toContain('invalid_request');
   });
 
   test('a bad baseURL is MW_ERR_INVALID_OPTION', () => {

@@ -6,45 +6,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import { pino } from 'pino';
 import { generateWebhookSecret, verifyWebhook, type MessageReceivedEvent, type WebhookTestEvent } from '../../src/protocol/index.js';
-import { DEFAULT_ROLES, type Clock, type ResolvedConfig, type ServiceContext } from '../../src/server/context.js';
-import { WebhookDispatcher, sendTestEvent, toDeliveryDto } from '../../src/server/delivery/dispatcher.js';
-import { messageReceivedPayload } from '../../src/server/dto.js';
-import { ServiceBus } from '../../src/server/events.js';
+import type { Clock, ServiceContext } from '../../src/server/context.js';
+import { WebhookDispatcher } from '../../src/server/delivery/dispatcher.js';
+import { planCopies, webhookTargets } from '../../src/server/delivery/routing.js';
+import { sendTestEvent } from '../../src/server/delivery/test-event.js';
+import { toDelivery } from '../../src/server/dto.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
-import type { NewMessage, Store, WebhookRecord } from '../../src/server/store/store.js';
+import type { MailboxRecord, NewMessage, Store, WebhookRecord } from '../../src/server/store/store.js';
+import { FakeClock } from '../helpers/clock.js';
+import { refusingPort, returningTarget, type RefusingPort } from '../helpers/ports.js';
+import { testContext as context } from '../helpers/service-context.js';
 
 // ---- helpers ------------------------------------------------------------------------------
-
-/** A clock that moves only when told; due timers fire on `advance`. */
-class FakeClock implements Clock {
-  #now: number;
-  #seq = 0;
-  readonly timers = new Map<number, { at: number; fn: () => void }>();
-  constructor(start = Date.UTC(2030, 0, 1)) {
-    this.#now = start;
-  }
-  now(): number {
-    return this.#now;
-  }
-  setTimeout(fn: () => void, ms: number) {
-    const id = ++this.#seq;
-    this.timers.set(id, { at: this.#now + ms, fn });
-    return { id, unref() {} };
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete((handle as { id: number }).id);
-  }
-  advance(ms: number): void {
-    this.#now += ms;
-    for (const [id, timer] of [...this.timers].sort((a, b) => a[1].at - b[1].at)) {
-      if (timer.at > this.#now) continue;
-      this.timers.delete(id);
-      timer.fn();
-    }
-  }
-}
 
 type Answer = number | 'hang';
 
@@ -54,20 +28,25 @@ interface Received {
   verified: ReturnType<typeof verifyWebhook>;
 }
 
-/** A local webhook receiver that verifies signatures and answers from a script (then 200). */
+/**
+ * A local webhook receiver that verifies signatures and answers from a script (then 200).
+ * While `hold()` is on, requests wait unanswered until `release()`.
+ */
 async function startReceiver(secret: () => string, clock: Clock, script: Answer[] = []) {
   const received: Received[] = [];
-  const waiters: Array<() => void> = [];
+  const held: ServerResponse[] = [];
+  let holding = false;
+  let waiters: Array<{ count: number; resolve: () => void }> = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       received.push({ headers: req.headers, body, verified: verifyWebhook(secret(), req.headers, body, { now: clock.now() }) });
-      for (const w of waiters.splice(0)) w();
       const answer = script.shift() ?? 200;
-      if (answer === 'hang') return;
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'nope');
+      if (holding) held.push(res);
+      else if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'nope');
+      waiters = waiters.filter((w) => (received.length >= w.count ? (w.resolve(), false) : true));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,33 +55,25 @@ async function startReceiver(secret: () => string, clock: Clock, script: Answer[
     url: `http://127.0.0.1:${port}/hook`,
     received,
     script,
+    held,
+    /** Resolves once `count` requests have arrived. */
+    arrived(count: number): Promise<void> {
+      if (received.length >= count) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    hold() {
+      holding = true;
+    },
+    /** Stops holding and answers the held requests with `status`. */
+    release(status = 200) {
+      holding = false;
+      for (const res of held.splice(0)) res.writeHead(status).end();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A URL on 127.0.0.1 where nothing listens. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/hook`;
-}
-
-function config(overrides: Partial<ResolvedConfig> = {}): ResolvedConfig {
-  return {
-    host: '127.0.0.1', httpPort: 0, smtpPort: 0, data: ':memory:', databaseUrl: null, domains: ['mailwright.test'],
-    apiKey: null, logLevel: 'silent', roles: { ...DEFAULT_ROLES }, maxMessageSize: 10 * 1024 * 1024,
-    sweepIntervalMs: 30_000, webhookTimeoutMs: 5_000, webhookRetrySchedule: [1_000, 2_000], allowPrivateWebhooks: false,
-    ...overrides,
-  };
-}
-
-function context(store: Store, clock: Clock, overrides: Partial<ResolvedConfig> = {}): ServiceContext {
-  return { config: config(overrides), store, bus: new ServiceBus(), log: pino({ level: 'silent' }), clock };
 }
 
 const MESSAGE: NewMessage = {
@@ -129,16 +100,16 @@ async function seed(ctx: ServiceContext, url: string) {
   return { account, webhook, mailbox };
 }
 
-/** Stores a message as ingestion does (deliveries in the same transaction) and announces it. */
-async function receiveMail(ctx: ServiceContext, mailboxId: string) {
+/** Stores a message as ingestion does (routed, deliveries in the same transaction) and announces it. */
+async function receiveMail(ctx: ServiceContext, mailbox: MailboxRecord, announce = true) {
   const now = ctx.clock.now();
-  const [copy] = await ctx.store.insertMessage([mailboxId], MESSAGE, now, (m) => messageReceivedPayload(m, now));
-  ctx.bus.emit('delivery.scheduled', copy!.deliveries);
+  const [copy] = await ctx.store.insertMessage(await planCopies(ctx.store, [mailbox], now), MESSAGE, now);
+  if (announce) ctx.bus.emit('message.stored', copy!.message, copy!.deliveries);
   return copy!;
 }
 
 async function log(ctx: ServiceContext, webhook: WebhookRecord) {
-  return (await ctx.store.listDeliveries(webhook.id, 50)).map(toDeliveryDto);
+  return (await ctx.store.listDeliveries(webhook.id, 50)).map(toDelivery);
 }
 
 // ---- tests --------------------------------------------------------------------------------
@@ -148,14 +119,17 @@ let clock: FakeClock;
 let store: Store;
 let secret = '';
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let refusing: RefusingPort;
 
 test.beforeEach(async () => {
   clock = new FakeClock();
   store = openSqliteStore(':memory:');
   receiver = await startReceiver(() => secret, clock);
+  refusing = await refusingPort();
 });
 test.afterEach(async () => {
   await receiver.close();
+  await refusing.close();
   await store.close();
 });
 
@@ -166,7 +140,7 @@ test.describe('WebhookDispatcher', () => {
     secret = webhook.secret;
     await using dispatcher = new WebhookDispatcher(ctx).start();
 
-    const copy = await receiveMail(ctx, mailbox.id);
+    const copy = await receiveMail(ctx, mailbox);
     await dispatcher.idle();
 
     expect(receiver.received).toHaveLength(1);
@@ -177,6 +151,7 @@ test.describe('WebhookDispatcher', () => {
     expect(call!.headers['user-agent']).toBe('mailwright');
     const event = JSON.parse(call!.body) as MessageReceivedEvent;
     expect(event.type).toBe('message.received');
+    expect(event.timestamp).toBe(new Date(clock.now()).toISOString());
     expect(event.data).toMatchObject({ id: copy.message.id, mailboxId: mailbox.id, subject: 'Your code is 123456', text: 'Your code is 123456' });
 
     const [delivery] = await log(ctx, webhook);
@@ -184,14 +159,14 @@ test.describe('WebhookDispatcher', () => {
     expect(delivery!.attempts).toEqual([{ attempt: 1, at: new Date(clock.now()).toISOString(), durationMs: expect.any(Number), statusCode: 200, error: null, ok: true }]);
   });
 
-  test('retries a 500 on the schedule, with the same webhook-id and a fresh signature', async () => {
+  test('retries a 500 on the schedule, with the same webhook-id and body and a fresh signature', async () => {
     const ctx = context(store, clock, { webhookRetrySchedule: [1_000, 2_000] });
     const { webhook, mailbox } = await seed(ctx, receiver.url);
     secret = webhook.secret;
     receiver.script.push(500, 500);
     await using dispatcher = new WebhookDispatcher(ctx).start();
 
-    await receiveMail(ctx, mailbox.id);
+    await receiveMail(ctx, mailbox);
     await dispatcher.idle();
     let [delivery] = await log(ctx, webhook);
     expect(delivery).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.now() + 1_000).toISOString() });
@@ -227,7 +202,7 @@ test.describe('WebhookDispatcher', () => {
     receiver.script.push('hang');
     await using dispatcher = new WebhookDispatcher(ctx).start();
 
-    await receiveMail(ctx, mailbox.id);
+    await receiveMail(ctx, mailbox);
     await dispatcher.idle();
     let [delivery] = await log(ctx, webhook);
     expect(delivery!.status).toBe('pending');
@@ -245,10 +220,10 @@ test.describe('WebhookDispatcher', () => {
 
   test('connection refused is retried until the schedule is exhausted, then failed', async () => {
     const ctx = context(store, clock, { webhookRetrySchedule: [100, 200] });
-    const { webhook, mailbox } = await seed(ctx, await closedPortUrl());
+    const { webhook, mailbox } = await seed(ctx, refusing.url());
     await using dispatcher = new WebhookDispatcher(ctx).start();
 
-    await receiveMail(ctx, mailbox.id);
+    await receiveMail(ctx, mailbox);
     await dispatcher.idle();
     clock.advance(100);
     await dispatcher.idle();
@@ -257,13 +232,115 @@ test.describe('WebhookDispatcher', () => {
 
     const [delivery] = await log(ctx, webhook);
     expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
-    expect(delivery!.attempts.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+    expect(delivery!.attempts.map((a) => [a.attempt, a.statusCode, a.error?.split(';')[0]])).toEqual([
       [1, null, 'connection refused'],
       [2, null, 'connection refused'],
       [3, null, 'connection refused'],
     ]);
     expect(await store.nextDeliveryDue()).toBeNull();
-    expect(clock.timers.size).toBeLessThanOrEqual(1); // only the idle look at the store
+    // Nothing more is tried, however long the service runs.
+    clock.advance(86_400_000);
+    await dispatcher.idle();
+    expect((await log(ctx, webhook))[0]!.attempts).toHaveLength(3);
+  });
+
+  test('a target refused on every attempt of a whole schedule is given up: its other pending deliveries fail at once, with the reason in their log', async () => {
+    const ctx = context(store, clock, { webhookRetrySchedule: [100, 200] });
+    const { webhook, mailbox } = await seed(ctx, refusing.url());
+    await using dispatcher = new WebhookDispatcher(ctx).start();
+    const start = new Date(clock.now()).toISOString();
+
+    const first = await receiveMail(ctx, mailbox); // tried at 0, 100 and 300 ms
+    await dispatcher.idle();
+    clock.advance(50);
+    const second = await receiveMail(ctx, mailbox); // tried at 50 and 200 ms, due again at 400
+    await dispatcher.idle();
+    for (const step of [50, 100, 100]) {
+      clock.advance(step);
+      await dispatcher.idle();
+    }
+
+    const byId = new Map((await log(ctx, webhook)).map((d) => [d.id, d]));
+    const proof = byId.get(first.deliveries[0]!.id)!;
+    expect(proof.status).toBe('failed');
+    expect(proof.attempts.map((a) => a.error)).toEqual([
+      'connection refused',
+      'connection refused',
+      `connection refused; retries stopped: the webhook's target has refused every connection since ${start}, for a whole retry schedule; bring the receiver back or delete the webhook`,
+    ]);
+    const abandoned = byId.get(second.deliveries[0]!.id)!;
+    expect(abandoned).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(abandoned.attempts).toMatchObject([
+      { attempt: 1, error: 'connection refused' },
+      { attempt: 2, error: 'connection refused' },
+      { attempt: 3, at: new Date(clock.now()).toISOString(), statusCode: null, ok: false, error: expect.stringMatching(/^not sent: retries stopped: the webhook's target has refused every connection since /) },
+    ]);
+    expect(await store.nextDeliveryDue()).toBeNull();
+
+    // A later delivery to the target is tried once; refused again, it is not retried.
+    const later = await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    const [last] = await log(ctx, webhook);
+    expect(last).toMatchObject({ id: later.deliveries[0]!.id, status: 'failed', nextAttemptAt: null });
+    expect(last!.attempts).toHaveLength(1);
+    expect(last!.attempts[0]!.error).toMatch(/^connection refused; retries stopped: /);
+  });
+
+  test('a target that answers, even with errors, is retried on the schedule and never given up', async () => {
+    const ctx = context(store, clock, { webhookRetrySchedule: [100, 200] });
+    const { webhook, mailbox } = await seed(ctx, receiver.url);
+    secret = webhook.secret;
+    receiver.script.push(503, 503, 503, 503, 503);
+    await using dispatcher = new WebhookDispatcher(ctx).start();
+
+    await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    clock.advance(50);
+    await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    for (const step of [50, 100, 100]) {
+      clock.advance(step);
+      await dispatcher.idle();
+    }
+    // The first ran out of retries on HTTP 503s; the second keeps its own schedule.
+    const [second, first] = await log(ctx, webhook);
+    expect(first).toMatchObject({ status: 'failed' });
+    expect(second).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.now() + 100).toISOString() });
+    clock.advance(100);
+    await dispatcher.idle();
+    expect((await log(ctx, webhook))[0]).toMatchObject({ status: 'delivered' });
+  });
+
+  test('a given-up target that connects again gets its retries back', async () => {
+    test.skip(process.platform !== 'linux', 'needs 127.0.0.2 on the loopback interface');
+    const target = await returningTarget();
+    try {
+      const ctx = context(store, clock, { webhookRetrySchedule: [100] });
+      const { webhook, mailbox } = await seed(ctx, target.url);
+      await using dispatcher = new WebhookDispatcher(ctx).start();
+      await receiveMail(ctx, mailbox);
+      await dispatcher.idle();
+      clock.advance(100);
+      await dispatcher.idle(); // refused twice: the whole schedule; given up
+      let calls = 0;
+      await target.serve((_req, res) => {
+        calls++;
+        res.writeHead(200).end();
+      });
+
+      await receiveMail(ctx, mailbox);
+      await dispatcher.idle();
+      expect((await log(ctx, webhook))[0]).toMatchObject({ status: 'delivered' });
+      expect(calls).toBe(1);
+
+      // It connected, so a new refusal starts a new schedule instead of failing at once.
+      await target.refuse();
+      await receiveMail(ctx, mailbox);
+      await dispatcher.idle();
+      expect((await log(ctx, webhook))[0]).toMatchObject({ status: 'pending', attempts: [{ error: 'connection refused' }] });
+    } finally {
+      await target.close();
+    }
   });
 
   test('a non-2xx answer after the last retry fails the delivery', async () => {
@@ -273,7 +350,7 @@ test.describe('WebhookDispatcher', () => {
     receiver.script.push(404);
     await using dispatcher = new WebhookDispatcher(ctx).start();
 
-    await receiveMail(ctx, mailbox.id);
+    await receiveMail(ctx, mailbox);
     await dispatcher.idle();
 
     const [delivery] = await log(ctx, webhook);
@@ -291,11 +368,10 @@ test.describe('WebhookDispatcher', () => {
       receiver.script.push(503);
 
       const dispatcher1 = new WebhookDispatcher(ctx1).start();
-      await receiveMail(ctx1, mailbox.id);
+      await receiveMail(ctx1, mailbox);
       await dispatcher1.idle();
-      // Committed while nothing listens: no bus event reaches a dispatcher.
-      const now = clock.now();
-      await first.insertMessage([mailbox.id], MESSAGE, now, (m) => messageReceivedPayload(m, now));
+      // Committed, then the process "dies" before announcing it: no event reaches a dispatcher.
+      await receiveMail(ctx1, mailbox, false);
       await dispatcher1.close();
       await dispatcher1.close(); // idempotent
       await first.close();
@@ -330,7 +406,7 @@ test.describe('WebhookDispatcher', () => {
     receiver.script.push(500);
     await using dispatcher = new WebhookDispatcher(ctx).start();
 
-    await receiveMail(ctx, mailbox.id);
+    await receiveMail(ctx, mailbox);
     await dispatcher.idle();
     expect(await store.deleteWebhook(account.id, webhook.id)).toBe(true);
     clock.advance(1_000);
@@ -340,44 +416,41 @@ test.describe('WebhookDispatcher', () => {
     expect(await store.nextDeliveryDue()).toBeNull();
   });
 
-  test('a delivery claimed before its webhook disappeared is closed, not sent', async () => {
+  test('a webhook deleted while an attempt is in flight gets no retry', async () => {
     const ctx = context(store, clock);
-    const { webhook, mailbox } = await seed(ctx, receiver.url);
-    const copy = await receiveMail(ctx, mailbox.id);
-    // Simulate a store without cascading deletes: the webhook lookup comes back empty.
-    const lookup = store.getWebhookById.bind(store);
-    store.getWebhookById = async () => null;
-    try {
-      await using dispatcher = new WebhookDispatcher(ctx).start();
-      await dispatcher.idle();
-    } finally {
-      store.getWebhookById = lookup;
-    }
-    expect(receiver.received).toHaveLength(0);
-    const [delivery] = await log(ctx, webhook);
-    expect(delivery).toMatchObject({ id: copy.deliveries[0]!.id, status: 'failed' });
-    expect(delivery!.attempts[0]!.error).toContain('was deleted');
+    const { account, webhook, mailbox } = await seed(ctx, receiver.url);
+    secret = webhook.secret;
+    receiver.hold();
+    await using dispatcher = new WebhookDispatcher(ctx).start();
+
+    await receiveMail(ctx, mailbox);
+    await receiver.arrived(1);
+    expect(await store.deleteWebhook(account.id, webhook.id)).toBe(true);
+    receiver.release(500);
+    await dispatcher.idle();
+    clock.advance(60_000);
+    await dispatcher.idle();
+
+    expect(receiver.received).toHaveLength(1);
+    expect(await store.nextDeliveryDue()).toBeNull();
   });
 
   test('bounds the attempts in flight', async () => {
-    const ctx = context(store, clock, { webhookTimeoutMs: 1_000 });
+    const ctx = context(store, clock, { webhookTimeoutMs: 10_000 });
     const { webhook, mailbox } = await seed(ctx, receiver.url);
     secret = webhook.secret;
-    let inFlight = 0;
-    let peak = 0;
-    const getWebhook = store.getWebhookById.bind(store);
-    store.getWebhookById = async (id) => {
-      peak = Math.max(peak, ++inFlight);
-      await new Promise((resolve) => setImmediate(resolve));
-      inFlight--;
-      return getWebhook(id);
-    };
-    const now = clock.now();
-    for (let i = 0; i < 10; i++) await store.insertMessage([mailbox.id], MESSAGE, now, (m) => messageReceivedPayload(m, now));
+    receiver.hold();
+    for (let i = 0; i < 10; i++) await receiveMail(ctx, mailbox, false);
     await using dispatcher = new WebhookDispatcher(ctx, { concurrency: 3 }).start();
-    await dispatcher.idle();
 
-    expect(peak).toBe(3);
+    // Three reach the receiver and wait there; the other seven are not even claimed.
+    await receiver.arrived(3);
+    const waiting = (await log(ctx, webhook)).filter((d) => d.nextAttemptAt === new Date(clock.now()).toISOString());
+    expect(waiting).toHaveLength(7);
+    expect(receiver.received).toHaveLength(3);
+
+    receiver.release();
+    await dispatcher.idle();
     expect(receiver.received).toHaveLength(10);
     expect((await log(ctx, webhook)).every((d) => d.status === 'delivered')).toBe(true);
   });
@@ -388,17 +461,44 @@ test.describe('WebhookDispatcher', () => {
     secret = webhook.secret;
     const dispatcher = new WebhookDispatcher(ctx).start();
     await dispatcher.close();
-    await receiveMail(ctx, mailbox.id);
+    await receiveMail(ctx, mailbox);
     clock.advance(60_000);
     await dispatcher.idle();
     expect(receiver.received).toHaveLength(0);
     expect((await log(ctx, webhook))[0]!.status).toBe('pending');
-    expect(clock.timers.size).toBe(0);
+  });
+});
+
+test.describe('webhook routing', () => {
+  const hook = (id: string, catchAll = true) => ({ id, catchAll });
+
+  test('a bound mailbox goes to its webhook only, while that webhook exists', () => {
+    expect(webhookTargets({ webhookId: 'wh_b' }, [hook('wh_a'), hook('wh_b')], new Set(['wh_b']))).toEqual(['wh_b']);
+    expect(webhookTargets({ webhookId: 'wh_gone' }, [hook('wh_a')], new Set())).toEqual([]);
+  });
+
+  test('an unbound mailbox goes to every catch-all webhook no live mailbox is bound to, oldest first', () => {
+    const webhooks = [hook('wh_1'), hook('wh_private', false), hook('wh_bound'), hook('wh_2')];
+    expect(webhookTargets({ webhookId: null }, webhooks, new Set(['wh_bound']))).toEqual(['wh_1', 'wh_2']);
+  });
+
+  test('ingestion commits the routed deliveries with the message, from the store as it is', async () => {
+    const ctx = context(store, clock);
+    const now = clock.now();
+    const { account, webhook: bound, mailbox: boundBox } = await seed(ctx, receiver.url);
+    const catchAll = await store.createWebhook({ accountId: account.id, url: receiver.url, secret: generateWebhookSecret(), catchAll: true, now });
+    const plain = await store.createMailbox({ accountId: account.id, address: 'plain@mailwright.test', webhookId: null, createdAt: now, expiresAt: now + 60_000 }, now);
+
+    const copies = await store.insertMessage(await planCopies(store, [boundBox, plain], now), MESSAGE, now);
+    expect(copies.map((c) => [c.message.mailboxId, c.deliveries.map((d) => d.webhookId)])).toEqual([
+      [boundBox.id, [bound.id]],
+      [plain.id, [catchAll.id]],
+    ]);
+    expect((await log(ctx, catchAll)).map((d) => [d.mailboxId, d.status])).toEqual([[plain.id, 'pending']]);
   });
 });
 
 test.describe('sendTestEvent', () => {
-
   test('sends one signed webhook.test and logs it as delivered', async () => {
     const ctx = context(store, clock);
     const { webhook } = await seed(ctx, receiver.url);
@@ -435,7 +535,7 @@ test.describe('sendTestEvent', () => {
 
   test('an unreachable receiver says so', async () => {
     const ctx = context(store, clock);
-    const { webhook } = await seed(ctx, await closedPortUrl());
+    const { webhook } = await seed(ctx, refusing.url());
     const result = await sendTestEvent(ctx, webhook);
     expect(result).toMatchObject({ delivered: false, statusCode: null, error: 'connection refused' });
   });

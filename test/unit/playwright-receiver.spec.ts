@@ -1,5 +1,6 @@
 // Unit tests of the webhook receiver (src/playwright/receiver.ts) over loopback: signed
-// deliveries are handed on and answered 204, bad signatures get 401, repeats are dropped.
+// deliveries are handed on and answered 204, bad signatures get 401, bodies that are not a
+// protocol event get 400 and are not handed on, repeats are dropped.
 import { test, expect } from '@playwright/test';
 import { request } from 'undici';
 import type { Message, MessageReceivedEvent, WebhookTestEvent } from '../../src/protocol/index.js';
@@ -22,10 +23,13 @@ const message: Message = {
   attachments: [],
 };
 
-async function post(url: string, body: string, headers: Record<string, string>) {
+async function send(url: string, body: string, headers: Record<string, string>) {
   const response = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-  await response.body.dump();
-  return response.statusCode;
+  return { status: response.statusCode, text: await response.body.text() };
+}
+
+async function post(url: string, body: string, headers: Record<string, string>) {
+  return (await send(url, body, headers)).status;
 }
 
 test('verifies, hands on, de-duplicates and confirms test events', async () => {
@@ -57,7 +61,6 @@ test('verifies, hands on, de-duplicates and confirms test events', async () => {
     const testBody = JSON.stringify(testEvent);
     expect(await post(receiver.url, testBody, webhookHeaders(secret, 'dlv_3', testBody))).toBe(204);
     expect(receiver.hasTestEvent('wh_1')).toBe(true);
-    expect(receiver.lastDeliveryAt).toBeGreaterThan(0);
   } finally {
     await receiver.close();
     await receiver.close(); // idempotent
@@ -83,6 +86,35 @@ test('a delivery the worker fails to handle is answered 5xx, so the service retr
     // The service's retry carries the same webhook-id: it is not dropped as a repeat.
     expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_retry', body))).toBe(204);
     expect(received).toEqual([message]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('an authentic delivery whose body is not a protocol event is answered 400 with the reason and not handed on', async () => {
+  const received: Message[] = [];
+  const receiver = await WebhookReceiver.start({ host: '127.0.0.1', onMessage: (m) => received.push(m) });
+  try {
+    const secret = generateWebhookSecret();
+    receiver.setSecret(secret);
+    const now = new Date().toISOString();
+    const { id: _id, ...withoutId } = message;
+    const cases: Array<[body: string, reason: string]> = [
+      ['not json', 'the body is not JSON'],
+      [JSON.stringify({ type: 'message.received', timestamp: now, data: withoutId }), '`/data/id` is missing'],
+      [JSON.stringify({ type: 'message.received', timestamp: now, data: { ...message, size: '10' } }), '`/data/size` must be integer'],
+      [JSON.stringify({ type: 'message.received', timestamp: 'yesterday', data: message }), '`/timestamp` must match format "date-time"'],
+      [JSON.stringify({ type: 'message.deleted', timestamp: now, data: message }), '`/type` is "message.deleted"'],
+      [JSON.stringify({ type: 'webhook.test', timestamp: now, data: { webhookId: 7, nonce: 'n' } }), '`/data/webhookId` must be string'],
+      [JSON.stringify(null), '`/type` is undefined'],
+    ];
+    for (const [index, [body, reason]] of cases.entries()) {
+      const answer = await send(receiver.url, body, webhookHeaders(secret, `dlv_bad_${index}`, body));
+      expect(answer.status, body).toBe(400);
+      expect((JSON.parse(answer.text) as { error: string }).error, body).toContain(reason);
+    }
+    expect(received).toEqual([]);
+    expect(receiver.hasTestEvent('7')).toBe(false);
   } finally {
     await receiver.close();
   }

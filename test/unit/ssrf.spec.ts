@@ -6,7 +6,8 @@ import { test, expect } from '@playwright/test';
 import { pino } from 'pino';
 import { Agent, request } from 'undici';
 import { generateWebhookSecret } from '../../src/protocol/index.js';
-import type { Clock, ResolvedConfig } from '../../src/server/context.js';
+import { FakeClock } from '../helpers/clock.js';
+import { testConfig } from '../helpers/service-context.js';
 import { createWebhookAgent, postWebhook } from '../../src/server/delivery/attempt.js';
 import {
   PrivateAddressError,
@@ -186,7 +187,7 @@ test('a DNS-time refusal reaches API callers as "refused: private address"; wher
   const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
   try {
     const outcome = await postWebhook(
-      { config: { webhookTimeoutMs: 2_000, host: '0.0.0.0', allowPrivateWebhooks: false } as ResolvedConfig, clock: { now: () => Date.now() } as Clock, log },
+      { config: testConfig({ webhookTimeoutMs: 2_000, host: '0.0.0.0', allowPrivateWebhooks: false }), clock: new FakeClock(), log },
       agent,
       { id: 'wh_1', url: 'http://billing.internal.example/hook', secret: generateWebhookSecret() } as WebhookRecord,
       { id: 'dlv_1', payload: '{}' },

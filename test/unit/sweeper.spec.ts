@@ -3,65 +3,39 @@
 import { test, expect } from '@playwright/test';
 import { pino } from 'pino';
 import { generateWebhookSecret } from '../../src/protocol/index.js';
-import { DEFAULT_ROLES, type Clock, type ResolvedConfig, type ServiceContext } from '../../src/server/context.js';
-import { ServiceBus } from '../../src/server/events.js';
+import type { ServiceContext } from '../../src/server/context.js';
+import { planCopies } from '../../src/server/delivery/routing.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { NewMessage, Store } from '../../src/server/store/store.js';
 import { Sweeper } from '../../src/server/sweeper/sweeper.js';
-
-class FakeClock implements Clock {
-  #now = Date.UTC(2030, 0, 1);
-  #seq = 0;
-  readonly timers = new Map<number, { at: number; fn: () => void }>();
-  now() {
-    return this.#now;
-  }
-  setTimeout(fn: () => void, ms: number) {
-    const id = ++this.#seq;
-    this.timers.set(id, { at: this.#now + ms, fn });
-    return { id, unref() {} };
-  }
-  clearTimeout(handle: unknown) {
-    this.timers.delete((handle as { id: number }).id);
-  }
-  advance(ms: number) {
-    this.#now += ms;
-    for (const [id, timer] of [...this.timers]) {
-      if (timer.at > this.#now) continue;
-      this.timers.delete(id);
-      timer.fn();
-    }
-  }
-}
+import { FakeClock } from '../helpers/clock.js';
+import { testContext } from '../helpers/service-context.js';
 
 const MESSAGE: NewMessage = {
   from: null, to: [], cc: [], subject: 'hello', headers: {}, text: 'hello', html: null, attachments: [],
   raw: Buffer.from('Subject: hello\r\n\r\nhello\r\n'),
 };
 
-function context(store: Store, clock: Clock, sweepIntervalMs = 30_000): ServiceContext {
-  const config: ResolvedConfig = {
-    host: '127.0.0.1', httpPort: 0, smtpPort: 0, data: ':memory:', databaseUrl: null, domains: ['mailwright.test'],
-    apiKey: null, logLevel: 'silent', roles: { ...DEFAULT_ROLES }, maxMessageSize: 1024 * 1024,
-    sweepIntervalMs, webhookTimeoutMs: 5_000, webhookRetrySchedule: [1_000], allowPrivateWebhooks: false,
-  };
-  return { config, store, bus: new ServiceBus(), log: pino({ level: 'silent' }), clock };
-}
+/**
+ * Lets a sweep the fake clock started finish, with what follows it (re-arming the timer): the
+ * SQLite store works synchronously, so the rest is promise callbacks, all run before this.
+ */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Two mailboxes bound to one webhook, one living a minute and one a day, each with mail and a pending delivery. */
+/** An account with a catch-all webhook (no dispatcher runs: it is never called); `mailbox(name, lifetime)` makes a mailbox holding two messages, each with a pending delivery. */
 async function seed(ctx: ServiceContext) {
   const now = ctx.clock.now();
   const account = await ctx.store.createAccount({ email: 'sweep@example.com', role: 'civilian', isAdmin: false, passwordHash: null, now });
-  const webhook = await ctx.store.createWebhook({ accountId: account.id, url: 'http://127.0.0.1:9/hook', secret: generateWebhookSecret(), catchAll: true, now });
-  const box = (name: string, lifetime: number) =>
-    ctx.store.createMailbox({ accountId: account.id, address: `${name}@mailwright.test`, webhookId: null, createdAt: now, expiresAt: now + lifetime }, now);
-  const shortLived = await box('short', 60_000);
-  const longLived = await box('long', 86_400_000);
-  for (const mailbox of [shortLived, longLived]) {
-    await ctx.store.insertMessage([mailbox.id], MESSAGE, now, () => '{}');
-    await ctx.store.insertMessage([mailbox.id], MESSAGE, now, () => '{}');
-  }
-  return { account, webhook, shortLived, longLived };
+  const webhook = await ctx.store.createWebhook({ accountId: account.id, url: 'https://hooks.example.test/never-called', secret: generateWebhookSecret(), catchAll: true, now });
+  const mailbox = async (name: string, lifetime: number) => {
+    const at = ctx.clock.now();
+    const box = await ctx.store.createMailbox({ accountId: account.id, address: `${name}@mailwright.test`, webhookId: null, createdAt: at, expiresAt: at + lifetime }, at);
+    for (let i = 0; i < 2; i++) await ctx.store.insertMessage(await planCopies(ctx.store, [box], at), MESSAGE, at);
+    return box;
+  };
+  /** Whether the mailbox is still in the store at all, expired or not. */
+  const kept = async (id: string) => (await ctx.store.getMailbox(account.id, id, 0)) !== null;
+  return { account, webhook, mailbox, kept };
 }
 
 test.describe('Sweeper', () => {
@@ -77,8 +51,10 @@ test.describe('Sweeper', () => {
   });
 
   test('removes an expired mailbox with its messages and pending deliveries, keeps the live one', async () => {
-    const ctx = context(store, clock);
-    const { account, webhook, shortLived, longLived } = await seed(ctx);
+    const ctx = testContext(store, clock);
+    const { account, webhook, mailbox } = await seed(ctx);
+    const shortLived = await mailbox('short', 60_000);
+    const longLived = await mailbox('long', 86_400_000);
     await using sweeper = new Sweeper(ctx);
 
     expect(await sweeper.sweepNow()).toEqual({ mailboxes: 0, messages: 0, deliveries: 0 });
@@ -94,40 +70,61 @@ test.describe('Sweeper', () => {
     expect(deliveries.map((d) => d.mailboxId)).toEqual([longLived.id, longLived.id]);
   });
 
-  test('sweeps every interval once started, and not after close()', async () => {
-    const ctx = context(store, clock, 10_000);
-    const { account, shortLived, longLived } = await seed(ctx);
+  test('once started, sweeps on every interval by itself, and not after close()', async () => {
+    const ctx = testContext(store, clock, { sweepIntervalMs: 10_000 });
+    const { mailbox, kept } = await seed(ctx);
+    const first = await mailbox('first', 15_000);
     const sweeper = new Sweeper(ctx).start();
-    sweeper.start(); // idempotent: still one timer
-    expect(clock.timers.size).toBe(1);
+    sweeper.start(); // idempotent: still one sweep per interval
 
-    clock.advance(60_000); // the first sweep is due at 10 s, the mailbox expires at 60 s
-    await sweeper.sweepNow();
-    expect(await store.getMailbox(account.id, shortLived.id, 0)).toBeNull();
-    expect(clock.timers.size).toBe(1); // re-armed for the next interval
+    clock.advance(9_999);
+    await settle();
+    clock.advance(1); // the first interval: nothing has expired yet
+    await settle();
+    expect(await kept(first.id)).toBe(true);
+    clock.advance(10_000); // the second: `first` expired at 15 s
+    await settle();
+    expect(await kept(first.id)).toBe(false);
+
+    const second = await mailbox('second', 5_000);
+    clock.advance(10_000); // and the third
+    await settle();
+    expect(await kept(second.id)).toBe(false);
 
     await sweeper.close();
-    await sweeper.close();
-    expect(clock.timers.size).toBe(0);
+    await sweeper.close(); // idempotent
+    const third = await mailbox('third', 5_000);
     clock.advance(86_400_000);
-    expect(await store.getMailbox(account.id, longLived.id, 0)).not.toBeNull();
+    await settle();
+    expect(await kept(third.id)).toBe(true);
   });
 
-  test('a failing sweep keeps the interval going', async () => {
-    const ctx = context(store, clock, 10_000);
-    let calls = 0;
-    const sweep = store.sweepExpired.bind(store);
-    store.sweepExpired = async (now) => {
-      if (++calls === 1) throw new Error('disk full');
-      return sweep(now);
+  test('a failing sweep is logged and the next interval sweeps again', async () => {
+    const lines: Array<{ msg: string; err?: { message: string } }> = [];
+    const ctx: ServiceContext = {
+      ...testContext(store, clock, { sweepIntervalMs: 10_000 }),
+      log: pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) }),
     };
-    await using sweeper = new Sweeper(ctx).start();
+    const { mailbox, kept } = await seed(ctx);
+    const box = await mailbox('box', 5_000);
+    // A store whose first sweep fails (a full disk, say), then recovers.
+    let failures = 1;
+    const flaky = new Proxy(store, {
+      get(target, key) {
+        if (key === 'sweepExpired') return async (now: number) => (failures-- > 0 ? Promise.reject(new Error('disk full')) : target.sweepExpired(now));
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await using _sweeper = new Sweeper({ ...ctx, store: flaky }).start();
+
     clock.advance(10_000);
-    await expect(sweeper.sweepNow()).rejects.toThrow('disk full');
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(clock.timers.size).toBe(1);
+    await settle();
+    expect(lines.map((l) => [l.msg, l.err?.message])).toEqual([['sweep failed; trying again in 10000 ms', 'disk full']]);
+    expect(await kept(box.id)).toBe(true);
+
     clock.advance(10_000);
-    await sweeper.sweepNow();
-    expect(calls).toBe(2);
+    await settle();
+    expect(await kept(box.id)).toBe(false);
   });
 });

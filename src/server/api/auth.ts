@@ -8,7 +8,7 @@ import type { RoleLimits, ServiceContext } from '../context.js';
 import type { AccountRecord, ApiKeyRecord, Scope } from '../store/store.js';
 import { ApiError } from './problem.js';
 
-export interface RequestAuth {
+interface RequestAuth {
   account: AccountRecord;
   key: ApiKeyRecord;
   limits: RoleLimits;
@@ -33,7 +33,7 @@ export function authOf(request: FastifyRequest): RequestAuth {
   return request.auth;
 }
 
-export function limitsOf(ctx: ServiceContext, role: string): RoleLimits {
+function limitsOf(ctx: ServiceContext, role: string): RoleLimits {
   return ctx.config.roles[role] ?? ctx.config.roles.civilian!;
 }
 

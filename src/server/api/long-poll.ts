@@ -3,7 +3,7 @@
 import type { ServiceBus } from '../events.js';
 import type { StoredMessage } from '../store/store.js';
 
-export interface MessageWaiter {
+interface MessageWaiter {
   /** Resolves true when a matching message was stored, false on timeout or abort. */
   readonly arrived: Promise<boolean>;
   dispose(): void;

@@ -18,7 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-export function problemOf(code: ApiErrorCode, detail: string, field?: string): Problem {
+function problemOf(code: ApiErrorCode, detail: string, field?: string): Problem {
   const { status, title } = API_ERRORS[code];
   return { type: problemType(code), title, status, detail, code, ...(field ? { field } : {}) };
 }

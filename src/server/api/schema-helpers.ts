@@ -1,19 +1,27 @@
-// Owns small schema helpers for route declarations (error responses in OpenAPI).
-import { Problem } from '../../protocol/index.js';
+// Owns small schema helpers for route declarations (error responses in OpenAPI). The codes
+// each status can carry come from the protocol's API_ERRORS table, never a second list.
+import { Type } from 'typebox';
+import { API_ERRORS, Problem, type ApiErrorCode } from '../../protocol/index.js';
 
-const DESCRIPTIONS: Record<number, string> = {
-  400: 'invalid_request, unknown_domain or redeem_code_invalid',
-  401: 'missing_api_key or invalid_api_key',
-  403: 'scope_denied or mailbox_limit',
-  404: 'mailbox_not_found, message_not_found or webhook_not_found (another account\'s resources are 404 too)',
-  409: 'address_taken',
-  413: 'payload_too_large',
-  429: 'quota_exhausted (Retry-After: seconds to the monthly reset)',
+/** What the description of a status adds to its list of codes. */
+const NOTES: Partial<Record<number, string>> = {
+  404: "another account's resources are 404 too",
+  429: 'Retry-After: seconds to the monthly reset',
 };
 
+/** The problem document of one status: `code` narrowed to the codes API_ERRORS gives that status. */
+function problemWithStatus(status: number) {
+  const codes = (Object.keys(API_ERRORS) as ApiErrorCode[]).filter((code) => API_ERRORS[code].status === status);
+  if (codes.length === 0) throw new Error(`errorResponses(${status}): no code in API_ERRORS answers ${status}; add one there first`);
+  const listed = new Intl.ListFormat('en', { type: 'disjunction' }).format(codes);
+  const note = NOTES[status];
+  return Type.Object(
+    { ...Problem.properties, code: Type.Enum(codes) },
+    { title: 'Problem', description: note ? `${listed} (${note})` : listed },
+  );
+}
+
 /** Problem-document responses for the given statuses, for a route's `response` schema. */
-export function errorResponses(...statuses: number[]): Record<number, typeof Problem> {
-  const out: Record<number, typeof Problem> = {};
-  for (const status of statuses) out[status] = { ...Problem, description: DESCRIPTIONS[status] ?? 'error' } as typeof Problem;
-  return out;
+export function errorResponses(...statuses: number[]): Record<number, ReturnType<typeof problemWithStatus>> {
+  return Object.fromEntries(statuses.map((status) => [status, problemWithStatus(status)]));
 }

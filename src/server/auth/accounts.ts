@@ -79,7 +79,7 @@ export async function bootstrapAdmin(store: Store, now: number): Promise<string 
   return (await createKey(store, admin, { name: 'bootstrap', now })).key;
 }
 
-export function assertPositiveCalls(calls: number): void {
+function assertPositiveCalls(calls: number): void {
   if (!Number.isInteger(calls) || calls <= 0) throw new AdminError('invalid_value', `--calls must be a positive whole number, got ${calls}`);
 }
 

@@ -1,13 +1,12 @@
 // Owns quota arithmetic: the calendar month (UTC) a call falls in, the month's allowance
 // (role + top-ups) and the IETF RateLimit headers that report it.
-import type { QuotaUsage } from '../../protocol/index.js';
 import type { RoleLimits } from '../context.js';
 import type { AccountRecord, Store } from '../store/store.js';
 
 /** The name of our one policy in RateLimit headers. */
-export const POLICY_NAME = 'monthly';
+const POLICY_NAME = 'monthly';
 /** What `q`/`r` report for roles with no limit (the header has no way to say "unlimited"). */
-export const UNLIMITED_HEADER_VALUE = 2_147_483_647;
+const UNLIMITED_HEADER_VALUE = 2_147_483_647;
 
 /** `YYYY-MM` of the UTC calendar month containing `now`. */
 export function periodOf(now: number): string {
@@ -15,7 +14,7 @@ export function periodOf(now: number): string {
 }
 
 /** Start and end (exclusive) of the month containing `now`, in ms. */
-export function periodBounds(now: number): { start: number; end: number } {
+function periodBounds(now: number): { start: number; end: number } {
   const d = new Date(now);
   return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
 }
@@ -58,16 +57,5 @@ export function rateLimitHeaders(state: QuotaState, now: number): Record<string,
   return {
     'ratelimit-policy': `"${POLICY_NAME}";q=${q};w=${state.windowSeconds}`,
     ratelimit: `"${POLICY_NAME}";r=${r};t=${secondsToReset(state, now)}`,
-  };
-}
-
-export function toQuotaUsage(state: QuotaState): QuotaUsage {
-  return {
-    period: state.period,
-    allowance: state.allowance,
-    topUps: state.topUps,
-    used: state.used,
-    remaining: state.allowance === null ? null : Math.max(0, state.allowance - state.used),
-    resetsAt: new Date(state.resetsAt).toISOString(),
   };
 }

@@ -6,7 +6,7 @@ import { randomToken } from '../ids.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
-export const API_KEY_PREFIX = 'mw_';
+const API_KEY_PREFIX = 'mw_';
 
 /** SHA-256 hex of a secret; keys and codes are looked up by this, never stored in clear. */
 export function hashSecret(secret: string): string {
@@ -42,12 +42,4 @@ export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, 32);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length);
-  return timingSafeEqual(actual, expected);
 }

@@ -28,7 +28,7 @@ export function createWebhookAgent(config: Pick<ResolvedConfig, 'allowPrivateWeb
 }
 
 /** One attempt's result, before it is numbered. */
-export type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
+type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
 
 /**
  * POSTs `delivery.payload` to the webhook with Standard Webhooks headers (webhook-id = the
@@ -39,7 +39,7 @@ export async function postWebhook(
   ctx: Pick<ServiceContext, 'config' | 'clock'> & Partial<Pick<ServiceContext, 'log'>>,
   agent: Agent,
   webhook: WebhookRecord,
-  delivery: Pick<DeliveryRecord, 'id' | 'payload'>,
+  delivery: { id: string; payload: string },
 ): Promise<AttemptOutcome> {
   const { config, clock } = ctx;
   const at = clock.now();
@@ -89,8 +89,16 @@ export async function postWebhook(
   }
 }
 
+/** How an attempt whose connection was refused (ECONNREFUSED) reads in the delivery log. */
+const CONNECTION_REFUSED = 'connection refused';
+
+/** Whether a logged attempt error says the connection was refused. */
+export function wasRefused(error: string | null): boolean {
+  return error !== null && error.startsWith(CONNECTION_REFUSED);
+}
+
 const ERROR_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
+  ECONNREFUSED: CONNECTION_REFUSED,
   ECONNRESET: 'connection reset',
   EPIPE: 'connection reset',
   UND_ERR_SOCKET: 'connection closed by the receiver',
@@ -109,7 +117,7 @@ const ERROR_WORDS: Record<string, string> = {
 };
 
 /** What API callers (the test endpoint, the delivery log) learn of a DNS-time SSRF refusal. */
-export const PRIVATE_ADDRESS_REFUSED = 'refused: private address';
+const PRIVATE_ADDRESS_REFUSED = 'refused: private address';
 
 /** The PrivateAddressError somewhere in `error`'s chain, if any. */
 function privateAddressRefusal(error: unknown): PrivateAddressError | undefined {

@@ -1,16 +1,21 @@
 // Owns webhook delivery: attempts committed deliveries at once, retries failures on the
 // configured schedule from the store (so retries survive a restart and several instances
-// share the work through leases), and records every attempt in the delivery log.
+// share the work through leases), records every attempt in the delivery log, and stops
+// retrying a target that refused every connection for a whole schedule.
 import type { Agent } from 'undici';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
-import type { DeliveryRecord } from '../store/store.js';
-import { createWebhookAgent, nextState, postWebhook } from './attempt.js';
+import { toMessageReceivedEvent } from '../dto.js';
+import type { DeliveryRecord, StoredMessage, WebhookRecord } from '../store/store.js';
+import { createWebhookAgent, nextState, postWebhook, wasRefused } from './attempt.js';
 
-export { sendTestEvent } from './test-event.js';
-export { toDeliveryDto } from './dto.js';
+/** The log line of a delivery not attempted, or not retried, because its target is taken for gone. */
+function targetGoneReason(since: number): string {
+  return `retries stopped: the webhook's target has refused every connection since ${new Date(since).toISOString()}, ` +
+    'for a whole retry schedule; bring the receiver back or delete the webhook';
+}
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   /**
    * Attempts in flight at once.
    * @default 16
@@ -35,7 +40,8 @@ export interface DispatcherOptions {
  *
  * Wiring: `const dispatcher = new WebhookDispatcher(ctx).start();` and
  * `await dispatcher.close()` on shutdown (before the store closes). It listens to
- * `bus.on('delivery.scheduled')`, otherwise sleeps until `store.nextDeliveryDue()` (one
+ * `bus.on('message.stored')` (whose deliveries ingestion committed with the message),
+ * otherwise sleeps until `store.nextDeliveryDue()` (one
  * unref'ed timer), and works through `store.claimDueDeliveries`. `start()` picks up every
  * delivery left pending in the store.
  */
@@ -47,7 +53,8 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #maxIdleMs: number;
   readonly #agent: Agent;
   readonly #inFlight = new Map<string, Promise<void>>();
-  readonly #onScheduled = (deliveries: DeliveryRecord[]) => {
+  readonly #onStored = (_message: StoredMessage, deliveries: readonly DeliveryRecord[]) => {
+    if (deliveries.length === 0) return;
     this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
     this.#kick();
   };
@@ -71,7 +78,7 @@ export class WebhookDispatcher implements AsyncDisposable {
   start(): this {
     if (this.#started || this.#closed) return this;
     this.#started = true;
-    this.#ctx.bus.on('delivery.scheduled', this.#onScheduled);
+    this.#ctx.bus.on('message.stored', this.#onStored);
     this.#kick();
     return this;
   }
@@ -91,7 +98,7 @@ export class WebhookDispatcher implements AsyncDisposable {
    */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      this.#ctx.bus.off('delivery.scheduled', this.#onScheduled);
+      this.#ctx.bus.off('message.stored', this.#onStored);
       this.#clearTimer();
       await this.#pumping;
       await Promise.allSettled([...this.#inFlight.values()]);
@@ -198,22 +205,70 @@ export class WebhookDispatcher implements AsyncDisposable {
     const ids = { deliveryId: delivery.id, webhookId: delivery.webhookId, messageId: delivery.messageId };
     const attempt = delivery.attempts + 1;
     const webhook = await store.getWebhookById(delivery.webhookId);
-    if (!webhook) {
-      // Deleting a webhook deletes its deliveries; this only closes one that survived it.
-      this.#log.info(ids, 'webhook was deleted; delivery dropped');
-      await store.recordAttempt(
-        delivery.id,
-        { attempt, at: clock.now(), durationMs: 0, statusCode: null, error: `webhook ${delivery.webhookId} was deleted; delivery dropped`, ok: false },
-        { status: 'failed', nextAttemptAt: null },
-      );
-      return;
-    }
-    const outcome = await postWebhook(this.#ctx, this.#agent, webhook, delivery);
-    const next = nextState(config.webhookRetrySchedule, attempt, outcome, clock.now());
-    await store.recordAttempt(delivery.id, { attempt, ...outcome }, next);
+    // Deleting a webhook deletes its deliveries and sweeping a mailbox its messages'; these
+    // only close a delivery that survived them.
+    if (!webhook) return this.#drop(delivery, `webhook ${delivery.webhookId} was deleted; delivery dropped`);
+    const payload = await this.#payloadOf(delivery);
+    if (payload === null) return this.#drop(delivery, `message ${delivery.messageId} is gone; delivery dropped`);
+
+    const outcome = await postWebhook(this.#ctx, this.#agent, webhook, { id: delivery.id, payload });
+    let next = nextState(config.webhookRetrySchedule, attempt, outcome, clock.now());
+    const refused = wasRefused(outcome.error);
+    // A target that refused every attempt of a whole retry schedule is taken for gone (a
+    // Playwright worker's receiver whose webhook outlived it refuses forever; retrying each
+    // of its deliveries on the full schedule would call a dead port for over an hour each).
+    // The proof is one delivery refused on all its attempts, so a receiver that merely
+    // restarts within a schedule is never given up on. Then the webhook's other pending
+    // deliveries fail at once with the reason as the last line of their log, and the
+    // webhook keeps the mark (in the store: it holds across restarts and a fleet): a later
+    // delivery that is refused again fails after that one attempt. Any attempt that connects
+    // clears the mark.
+    const goneNow = refused && next.status === 'failed' && webhook.refusingSince === null ? await this.#refusedThroughout(delivery, outcome.at) : null;
+    const goneSince = refused ? (webhook.refusingSince ?? goneNow) : null;
+    if (goneSince !== null) next = { status: 'failed', nextAttemptAt: null };
+    const error = goneSince === null ? outcome.error : `${outcome.error}; ${targetGoneReason(goneSince)}`;
+    await store.recordAttempt(delivery.id, { attempt, ...outcome, error }, next);
     const fields = { ...ids, attempt, statusCode: outcome.statusCode, durationMs: outcome.durationMs };
     if (outcome.ok) this.#log.info(fields, 'webhook delivered');
     else if (next.status === 'pending') this.#log.warn({ ...fields, error: outcome.error, nextAttemptAt: next.nextAttemptAt }, 'webhook attempt failed; will retry');
-    else this.#log.warn({ ...fields, error: outcome.error }, 'webhook attempt failed; retry schedule exhausted, delivery failed');
+    else this.#log.warn({ ...fields, error }, 'webhook attempt failed; delivery failed');
+
+    if (!refused && webhook.refusingSince !== null) {
+      await store.setWebhookRefusingSince(webhook.id, null);
+      this.#log.info({ webhookId: webhook.id }, 'webhook target connects again; retries resume');
+    }
+    if (goneNow !== null) await this.#giveUp(webhook, goneNow);
+  }
+
+  /** When every earlier attempt of the delivery was refused too: the first one's time; otherwise null. */
+  async #refusedThroughout(delivery: DeliveryRecord, at: number): Promise<number | null> {
+    const earlier = await this.#ctx.store.listAttempts(delivery.id);
+    return earlier.every((a) => wasRefused(a.error)) ? (earlier[0]?.at ?? at) : null;
+  }
+
+  async #giveUp(webhook: WebhookRecord, since: number): Promise<void> {
+    const { store, clock } = this.#ctx;
+    await store.setWebhookRefusingSince(webhook.id, since);
+    const failed = await store.failPendingDeliveries(webhook.id, {
+      at: clock.now(), durationMs: 0, statusCode: null, error: `not sent: ${targetGoneReason(since)}`, ok: false,
+    });
+    this.#log.warn({ webhookId: webhook.id, refusingSince: since, failedDeliveries: failed }, 'webhook target refused every connection for a whole retry schedule; its pending deliveries failed');
+  }
+
+  /** The `message.received` body, built from the stored message (identical on every attempt); null when the message is gone. */
+  async #payloadOf(delivery: DeliveryRecord): Promise<string | null> {
+    if (delivery.event !== 'message.received' || delivery.messageId === null || delivery.mailboxId === null) return null;
+    const message = await this.#ctx.store.getMessage(delivery.accountId, delivery.mailboxId, delivery.messageId);
+    return message ? JSON.stringify(toMessageReceivedEvent(message, delivery.createdAt)) : null;
+  }
+
+  /** Closes a delivery that cannot be sent, with the reason as its last log line. */
+  async #drop(delivery: DeliveryRecord, reason: string): Promise<void> {
+    this.#log.info({ deliveryId: delivery.id, webhookId: delivery.webhookId, messageId: delivery.messageId }, reason);
+    await this.#ctx.store.recordAttempt(
+      delivery.id,
+      { attempt: delivery.attempts + 1, at: this.#ctx.clock.now(), durationMs: 0, statusCode: null, error: reason, ok: false },
+      { status: 'failed', nextAttemptAt: null },
+    );
   }
 }

@@ -7,7 +7,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { ResolvedConfig } from '../context.js';
 
 /** Why a webhook URL was refused. */
-export type WebhookUrlErrorCode = 'invalid_url' | 'private_address';
+type WebhookUrlErrorCode = 'invalid_url' | 'private_address';
 
 const WAY_OUT = 'start the server on a loopback host or pass --allow-private-webhooks';
 
@@ -108,7 +108,7 @@ function expandIPv6(address: string): number[] | null {
  * The rule that makes `address` (a literal IPv4 or IPv6 address) a non-public target, or
  * null when it is public. IPv4-mapped and NAT64 IPv6 addresses are judged by their IPv4 part.
  */
-export function privateAddressRule(address: string): string | null {
+function privateAddressRule(address: string): string | null {
   const ip = bareHost(address).split('%')[0]!; // a zone id (fe80::1%eth0) does not change the range
   const family = isIP(ip);
   if (family === 0) return null;
@@ -145,7 +145,7 @@ export function privateWebhooksAllowed(config: Pick<ResolvedConfig, 'allowPrivat
   return config.allowPrivateWebhooks || isLoopbackHost(config.host);
 }
 
-export interface WebhookUrlPolicy {
+interface WebhookUrlPolicy {
   /** Allow private, loopback and link-local targets (see {@link privateWebhooksAllowed}). */
   allowPrivate: boolean;
 }

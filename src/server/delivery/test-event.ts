@@ -1,8 +1,9 @@
 // Owns the webhook test event (`POST /api/config/webhooks/{id}/test`): one signed attempt,
 // made while the caller waits, recorded in the webhook's delivery log, never retried.
 import { randomUUID } from 'node:crypto';
-import type { WebhookTestEvent, WebhookTestResponse } from '../../protocol/index.js';
+import type { WebhookTestResponse } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
+import { toWebhookTestEvent } from '../dto.js';
 import type { WebhookRecord } from '../store/store.js';
 import { createWebhookAgent, postWebhook } from './attempt.js';
 
@@ -18,11 +19,7 @@ export async function sendTestEvent(ctx: ServiceContext, webhook: WebhookRecord)
   const { store, clock } = ctx;
   const log = ctx.log.child({ subsystem: 'delivery' });
   const now = clock.now();
-  const event: WebhookTestEvent = {
-    type: 'webhook.test',
-    timestamp: new Date(now).toISOString(),
-    data: { webhookId: webhook.id, nonce: randomUUID() },
-  };
+  const event = toWebhookTestEvent(webhook.id, randomUUID(), now);
   // nextAttemptAt null: the dispatcher never claims it, even if this process dies mid-attempt.
   const delivery = await store.createDelivery({
     webhookId: webhook.id,
@@ -30,13 +27,12 @@ export async function sendTestEvent(ctx: ServiceContext, webhook: WebhookRecord)
     event: event.type,
     messageId: null,
     mailboxId: null,
-    payload: JSON.stringify(event),
     nextAttemptAt: null,
     now,
   });
   const agent = createWebhookAgent(ctx.config);
   try {
-    const outcome = await postWebhook(ctx, agent, webhook, delivery);
+    const outcome = await postWebhook(ctx, agent, webhook, { id: delivery.id, payload: JSON.stringify(event) });
     await store.recordAttempt(delivery.id, { attempt: 1, ...outcome }, { status: outcome.ok ? 'delivered' : 'failed', nextAttemptAt: null });
     log.info(
       { deliveryId: delivery.id, webhookId: webhook.id, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error },

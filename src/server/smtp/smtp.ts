@@ -1,13 +1,14 @@
 // Owns SMTP ingestion: accepts mail for live mailboxes only (550 5.1.1 otherwise, each refusal
 // with its own text and kept in the store for the refusals endpoint), enforces
-// SIZE (552 5.3.4), stores one copy per live mailbox and answers 250 only after the commit,
-// then emits `message.stored` / `delivery.scheduled` for long-polls and webhooks.
+// SIZE (552 5.3.4), stores one copy per live mailbox, with the webhook deliveries delivery
+// routing names for it, answers 250 only after the commit, then emits `message.stored` once
+// per copy; long-polls and the webhook dispatcher listen.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
-import type { RefusalRecord } from '../store/store.js';
-import { messageReceivedPayload } from '../dto.js';
+import { planCopies } from '../delivery/routing.js';
+import type { MailboxRecord, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
 import { parseMessage } from './parse.js';
 
@@ -17,17 +18,17 @@ function smtpError(responseCode: number, message: string): Error & { responseCod
 }
 
 interface SessionState {
-  /** Mailbox ids accepted at RCPT time. */
-  mailboxIds: Set<string>;
+  /** Mailboxes accepted at RCPT time, by id. */
+  mailboxes: Map<string, MailboxRecord>;
 }
 
 function stateOf(session: SMTPServerSession): SessionState {
   const holder = session as SMTPServerSession & { mailwright?: SessionState };
-  holder.mailwright ??= { mailboxIds: new Set() };
+  holder.mailwright ??= { mailboxes: new Map() };
   return holder.mailwright;
 }
 
-export interface StartedSmtp {
+interface StartedSmtp {
   port: number;
   close(): Promise<void>;
 }
@@ -69,7 +70,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
       callback(null, { user: auth.username ?? 'anonymous' });
     },
     onMailFrom(_address, session, callback) {
-      stateOf(session).mailboxIds.clear();
+      stateOf(session).mailboxes.clear();
       callback();
     },
     onRcptTo(address, session, callback) {
@@ -93,7 +94,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
         if (mailbox.expiresAt <= clock.now()) {
           return refuse('expired_mailbox', `<${recipient}>: this mailbox expired at ${new Date(mailbox.expiresAt).toISOString()}; create a new one, or a longer expiryTime`, mailbox.accountId);
         }
-        stateOf(session).mailboxIds.add(mailbox.id);
+        stateOf(session).mailboxes.set(mailbox.id, mailbox);
         callback();
       }, (error: unknown) => {
         log.error({ err: error }, 'recipient lookup failed');
@@ -110,7 +111,8 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
           }
           const parsed = await parseMessage(raw);
           const now = clock.now();
-          const copies = await store.insertMessage([...state.mailboxIds], parsed, now, (m) => messageReceivedPayload(m, now));
+          const plan = await planCopies(store, [...state.mailboxes.values()], now);
+          const copies = await store.insertMessage(plan, parsed, now);
           if (copies.length === 0) throw smtpError(550, 'every recipient mailbox expired before the message was stored');
           log.debug({ messageIds: copies.map((c) => c.message.id), size: raw.length }, 'message stored');
           return copies;
@@ -118,9 +120,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
         .then((copies) => {
           // The commit is durable: acknowledge first, then tell listeners.
           callback(null, `stored ${copies.map((c) => c.message.id).join(' ')}`);
-          for (const copy of copies) bus.emit('message.stored', copy.message);
-          const deliveries = copies.flatMap((c) => c.deliveries);
-          if (deliveries.length > 0) bus.emit('delivery.scheduled', deliveries);
+          for (const copy of copies) bus.emit('message.stored', copy.message, copy.deliveries);
         })
         .catch((error: Error & { responseCode?: number }) => {
           if (!error.responseCode) {

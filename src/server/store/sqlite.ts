@@ -10,12 +10,12 @@ import {
   type AccountRecord,
   type ApiKeyRecord,
   type AttemptRecord,
+  type CopyPlan,
   type DeliveryRecord,
   type InsertedCopy,
   type MailboxRecord,
   type Millis,
   type NewMessage,
-  type PayloadBuilder,
   type RefusalRecord,
   type Scope,
   type Store,
@@ -33,7 +33,7 @@ const str = (v: unknown) => String(v);
 const optNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const optStr = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
-export function accountFromRow(r: Row): AccountRecord {
+function accountFromRow(r: Row): AccountRecord {
   return {
     id: str(r.id),
     email: str(r.email),
@@ -44,7 +44,7 @@ export function accountFromRow(r: Row): AccountRecord {
   };
 }
 
-export function apiKeyFromRow(r: Row): ApiKeyRecord {
+function apiKeyFromRow(r: Row): ApiKeyRecord {
   return {
     id: str(r.id),
     accountId: str(r.account_id),
@@ -56,7 +56,7 @@ export function apiKeyFromRow(r: Row): ApiKeyRecord {
   };
 }
 
-export function mailboxFromRow(r: Row): MailboxRecord {
+function mailboxFromRow(r: Row): MailboxRecord {
   return {
     id: str(r.id),
     accountId: str(r.account_id),
@@ -67,7 +67,7 @@ export function mailboxFromRow(r: Row): MailboxRecord {
   };
 }
 
-export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
+function messageFromRow(r: Row, withBody: boolean): StoredMessage {
   const message: StoredMessage = {
     id: str(r.id),
     seq: num(r.seq),
@@ -92,11 +92,14 @@ export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
   return message;
 }
 
-export function webhookFromRow(r: Row): WebhookRecord {
-  return { id: str(r.id), accountId: str(r.account_id), url: str(r.url), catchAll: Boolean(r.catch_all), secret: str(r.secret), createdAt: num(r.created_at) };
+function webhookFromRow(r: Row): WebhookRecord {
+  return {
+    id: str(r.id), accountId: str(r.account_id), url: str(r.url), catchAll: Boolean(r.catch_all), secret: str(r.secret),
+    createdAt: num(r.created_at), refusingSince: optNum(r.refusing_since),
+  };
 }
 
-export function deliveryFromRow(r: Row): DeliveryRecord {
+function deliveryFromRow(r: Row): DeliveryRecord {
   return {
     id: str(r.id),
     webhookId: str(r.webhook_id),
@@ -104,7 +107,6 @@ export function deliveryFromRow(r: Row): DeliveryRecord {
     event: str(r.event),
     messageId: optStr(r.message_id),
     mailboxId: optStr(r.mailbox_id),
-    payload: str(r.payload),
     status: str(r.status) as DeliveryRecord['status'],
     attempts: num(r.attempts),
     nextAttemptAt: optNum(r.next_attempt_at),
@@ -112,7 +114,7 @@ export function deliveryFromRow(r: Row): DeliveryRecord {
   };
 }
 
-export function attemptFromRow(r: Row): AttemptRecord {
+function attemptFromRow(r: Row): AttemptRecord {
   return {
     attempt: num(r.attempt),
     at: num(r.at),
@@ -131,7 +133,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Opens (creating when needed) a SQLite store at `file` (or ':memory:') and migrates it. */
-export function openSqliteStore(file: string): SqliteStore {
+export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   // exec, not db.pragma(): pragma() makes a throw-away Statement (see RETAINED below).
@@ -151,7 +153,7 @@ export function openSqliteStore(file: string): SqliteStore {
  */
 const RETAINED: unknown[] = [];
 
-export class SqliteStore implements Store {
+class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   #closed = false;
   readonly #statements = new Map<string, Database.Statement>();
@@ -217,10 +219,6 @@ export class SqliteStore implements Store {
   async getAccountByEmail(email: string) {
     const row = this.#get('SELECT * FROM accounts WHERE email = ?', email.toLowerCase());
     return row ? accountFromRow(row) : null;
-  }
-
-  async setAccountRole(id: string, role: string) {
-    this.#run('UPDATE accounts SET role = ? WHERE id = ?', role, id);
   }
 
   async createApiKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; now: Millis }): Promise<ApiKeyRecord> {
@@ -343,22 +341,26 @@ export class SqliteStore implements Store {
 
   // ---- messages
 
-  async insertMessage(mailboxIds: string[], message: NewMessage, now: Millis, buildPayload: PayloadBuilder): Promise<InsertedCopy[]> {
+  async insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis): Promise<InsertedCopy[]> {
     const insertMessage = this.#prepare(`INSERT INTO messages
       (id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, headers_json, text_body, html_body, attachments_json, raw)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    // A webhook deleted since the plan was made gets no delivery (and breaks no foreign key).
     const insertDelivery = this.#prepare(`INSERT INTO deliveries
-      (id, webhook_id, account_id, event, message_id, mailbox_id, payload, status, attempts, next_attempt_at, created_at)
-      VALUES (?, ?, ?, 'message.received', ?, ?, ?, 'pending', 0, ?, ?)`);
+      (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
+      SELECT ?, id, account_id, 'message.received', ?, ?, 'pending', 0, ?, ? FROM webhooks WHERE id = ? AND account_id = ?`);
     const fromJson = message.from ? JSON.stringify(message.from) : null;
     const toJson = JSON.stringify(message.to);
     const ccJson = JSON.stringify(message.cc);
     const headersJson = JSON.stringify(message.headers);
     const attachmentsJson = JSON.stringify(message.attachments);
     return this.db.transaction(() => {
-      const copies: InsertedCopy[] = [];
-      for (const mailboxId of new Set(mailboxIds)) {
-        const box = this.#get('SELECT * FROM mailboxes WHERE id = ? AND expires_at > ?', mailboxId, now);
+      const inserted: InsertedCopy[] = [];
+      const seen = new Set<string>();
+      for (const copy of copies) {
+        if (seen.has(copy.mailboxId)) continue;
+        seen.add(copy.mailboxId);
+        const box = this.#get('SELECT * FROM mailboxes WHERE id = ? AND expires_at > ?', copy.mailboxId, now);
         if (!box) continue;
         const mailbox = mailboxFromRow(box);
         const id = newId('msg');
@@ -370,36 +372,18 @@ export class SqliteStore implements Store {
           id, seq: Number(info.lastInsertRowid), accountId: mailbox.accountId, mailboxId: mailbox.id, mailbox: mailbox.address,
           from: message.from, to: message.to, cc: message.cc, subject: message.subject, receivedAt: now, size: message.raw.length,
         };
-        const body = { headers: message.headers, text: message.text, html: message.html, attachments: message.attachments };
-        const targets = this.#deliveryTargets(mailbox, now);
         const deliveries: DeliveryRecord[] = [];
-        if (targets.length > 0) {
-          const payload = buildPayload({ ...stored, body });
-          for (const webhookId of targets) {
-            const delivery: DeliveryRecord = {
-              id: newId('evt'), webhookId, accountId: mailbox.accountId, event: 'message.received', messageId: id, mailboxId: mailbox.id,
-              payload, status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now,
-            };
-            insertDelivery.run(delivery.id, webhookId, delivery.accountId, id, mailbox.id, payload, now, now);
-            deliveries.push(delivery);
-          }
+        for (const webhookId of new Set(copy.webhookIds)) {
+          const delivery: DeliveryRecord = {
+            id: newId('evt'), webhookId, accountId: mailbox.accountId, event: 'message.received', messageId: id, mailboxId: mailbox.id,
+            status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now,
+          };
+          if (insertDelivery.run(delivery.id, id, mailbox.id, now, now, webhookId, mailbox.accountId).changes > 0) deliveries.push(delivery);
         }
-        copies.push({ message: stored, deliveries });
+        inserted.push({ message: stored, deliveries });
       }
-      return copies;
+      return inserted;
     }).immediate();
-  }
-
-  /** A bound mailbox goes to its webhook only; others go to the account's catch-all webhooks that no live mailbox is bound to. */
-  #deliveryTargets(mailbox: MailboxRecord, now: Millis): string[] {
-    if (mailbox.webhookId) {
-      return this.#get('SELECT id FROM webhooks WHERE id = ? AND account_id = ?', mailbox.webhookId, mailbox.accountId) ? [mailbox.webhookId] : [];
-    }
-    return this.#column<string>(
-      `SELECT w.id FROM webhooks w WHERE w.account_id = ? AND w.catch_all = 1
-        AND NOT EXISTS (SELECT 1 FROM mailboxes m WHERE m.webhook_id = w.id AND m.expires_at > ?) ORDER BY w.created_at`,
-      mailbox.accountId, now,
-    );
   }
 
   async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {
@@ -448,7 +432,7 @@ export class SqliteStore implements Store {
   // ---- webhooks and deliveries
 
   async createWebhook(input: { accountId: string; url: string; secret: string; catchAll: boolean; now: Millis }): Promise<WebhookRecord> {
-    const webhook: WebhookRecord = { id: newId('wh'), accountId: input.accountId, url: input.url, catchAll: input.catchAll, secret: input.secret, createdAt: input.now };
+    const webhook: WebhookRecord = { id: newId('wh'), accountId: input.accountId, url: input.url, catchAll: input.catchAll, secret: input.secret, createdAt: input.now, refusingSince: null };
     this.#run(
       'INSERT INTO webhooks (id, account_id, url, catch_all, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       webhook.id, webhook.accountId, webhook.url, webhook.catchAll ? 1 : 0, webhook.secret, webhook.createdAt,
@@ -470,6 +454,17 @@ export class SqliteStore implements Store {
     return row ? webhookFromRow(row) : null;
   }
 
+  async listBoundWebhookIds(accountId: string, now: Millis) {
+    return this.#column<string>(
+      'SELECT DISTINCT webhook_id FROM mailboxes WHERE account_id = ? AND webhook_id IS NOT NULL AND expires_at > ?',
+      accountId, now,
+    );
+  }
+
+  async setWebhookRefusingSince(id: string, since: Millis | null) {
+    this.#run('UPDATE webhooks SET refusing_since = ? WHERE id = ?', since, id);
+  }
+
   async deleteWebhook(accountId: string, id: string) {
     // Deliveries and their attempts go with it (ON DELETE CASCADE).
     return this.#run('DELETE FROM webhooks WHERE id = ? AND account_id = ?', id, accountId).changes > 0;
@@ -479,9 +474,9 @@ export class SqliteStore implements Store {
     const { now, ...rest } = input;
     const delivery: DeliveryRecord = { ...rest, id: newId('evt'), status: 'pending', attempts: 0, createdAt: now };
     this.#run(
-      `INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, payload, status, attempts, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-      delivery.id, delivery.webhookId, delivery.accountId, delivery.event, delivery.messageId, delivery.mailboxId, delivery.payload, delivery.nextAttemptAt, now,
+      `INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      delivery.id, delivery.webhookId, delivery.accountId, delivery.event, delivery.messageId, delivery.mailboxId, delivery.nextAttemptAt, now,
     );
     return delivery;
   }
@@ -516,10 +511,25 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  async listAttempts(deliveryId: string) {
+    return this.#all('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', deliveryId).map(attemptFromRow);
+  }
+
+  async failPendingDeliveries(webhookId: string, entry: Omit<AttemptRecord, 'attempt'>) {
+    return this.db.transaction(() => {
+      const failed = this.#all(
+        "UPDATE deliveries SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending' RETURNING id, attempts",
+        webhookId,
+      );
+      const log = this.#prepare('INSERT OR REPLACE INTO delivery_attempts (delivery_id, attempt, at, duration_ms, status_code, error, ok) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const row of failed) log.run(row.id, row.attempts, entry.at, entry.durationMs, entry.statusCode, entry.error, entry.ok ? 1 : 0);
+      return failed.length;
+    }).immediate();
+  }
+
   async listDeliveries(webhookId: string, limit: number) {
     const deliveries = this.#all('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?', webhookId, limit).map(deliveryFromRow);
-    const attempts = this.#prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt');
-    return deliveries.map((d) => ({ ...d, attemptLog: (attempts.all(d.id) as Row[]).map(attemptFromRow) }));
+    return Promise.all(deliveries.map(async (d) => ({ ...d, attemptLog: await this.listAttempts(d.id) })));
   }
 
   // ---- expiry

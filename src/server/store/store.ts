@@ -91,6 +91,11 @@ export interface WebhookRecord {
   catchAll: boolean;
   secret: string;
   createdAt: Millis;
+  /**
+   * Set when delivery gave up on the target: it refused every connection for a whole retry
+   * schedule since this time. Cleared by the next attempt that connects.
+   */
+  refusingSince: Millis | null;
 }
 
 export interface DeliveryRecord {
@@ -100,8 +105,6 @@ export interface DeliveryRecord {
   event: string;
   messageId: string | null;
   mailboxId: string | null;
-  /** The exact JSON body sent on every attempt (kept so retries send identical bytes). */
-  payload: string;
   status: DeliveryStatus;
   /** Attempts made so far. */
   attempts: number;
@@ -127,17 +130,18 @@ export class StoreConflictError extends Error {
   }
 }
 
+/** One copy of an incoming message to store: its mailbox and the webhooks it is delivered to. */
+export interface CopyPlan {
+  mailboxId: string;
+  /** Webhooks owed a `message.received` delivery of this copy, as delivery routing decided. */
+  webhookIds: readonly string[];
+}
+
 export interface InsertedCopy {
   message: StoredMessage;
   /** Deliveries created in the same transaction (one per target webhook). */
   deliveries: DeliveryRecord[];
 }
-
-/**
- * Makes the webhook payload for a stored copy. Called inside the insert transaction so a
- * delivery row is never committed without its payload.
- */
-export type PayloadBuilder = (message: StoredMessage & { body: NonNullable<StoredMessage['body']> }) => string;
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -146,7 +150,6 @@ export interface Store {
   createAccount(input: { email: string; role: string; isAdmin: boolean; passwordHash: string | null; now: Millis }): Promise<AccountRecord>;
   getAccount(id: string): Promise<AccountRecord | null>;
   getAccountByEmail(email: string): Promise<AccountRecord | null>;
-  setAccountRole(id: string, role: string): Promise<void>;
   createApiKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; now: Millis }): Promise<ApiKeyRecord>;
   /** A live (not revoked) key by the hash of its secret, with the stored hash. */
   findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null>;
@@ -184,10 +187,12 @@ export interface Store {
 
   // ---- messages
   /**
-   * Stores one copy of the message per mailbox, and the webhook deliveries each copy is
-   * owed, in one durable transaction. Mailboxes that expired meanwhile are skipped.
+   * Stores one copy of the message per planned mailbox, and a pending `message.received`
+   * delivery (due now) to each webhook the plan names for it, in one durable transaction.
+   * The store does not choose the webhooks (delivery routing does); it skips mailboxes that
+   * expired and webhooks deleted since the plan was made.
    */
-  insertMessage(mailboxIds: string[], message: NewMessage, now: Millis, buildPayload: PayloadBuilder): Promise<InsertedCopy[]>;
+  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis): Promise<InsertedCopy[]>;
   /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */
   listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }): Promise<StoredMessage[]>;
   /** The highest seq ever assigned (0 when none). */
@@ -205,6 +210,9 @@ export interface Store {
   getWebhook(accountId: string, id: string): Promise<WebhookRecord | null>;
   /** Any account's webhook (for delivery). */
   getWebhookById(id: string): Promise<WebhookRecord | null>;
+  /** Ids of the account's webhooks that at least one of its live mailboxes is bound to. */
+  listBoundWebhookIds(accountId: string, now: Millis): Promise<string[]>;
+  setWebhookRefusingSince(id: string, since: Millis | null): Promise<void>;
   /** Deletes the webhook and its pending deliveries; false when it did not exist. */
   deleteWebhook(accountId: string, id: string): Promise<boolean>;
   createDelivery(input: Omit<DeliveryRecord, 'id' | 'status' | 'attempts' | 'createdAt'> & { now: Millis }): Promise<DeliveryRecord>;
@@ -217,6 +225,13 @@ export interface Store {
   nextDeliveryDue(): Promise<Millis | null>;
   /** Records one attempt and the delivery's new state. */
   recordAttempt(deliveryId: string, attempt: AttemptRecord, next: { status: DeliveryStatus; nextAttemptAt: Millis | null }): Promise<void>;
+  /** One delivery's attempts, oldest first. */
+  listAttempts(deliveryId: string): Promise<AttemptRecord[]>;
+  /**
+   * Fails every pending delivery of the webhook, recording `entry` as the last line of each
+   * one's log (numbered after its attempts). Returns how many were failed.
+   */
+  failPendingDeliveries(webhookId: string, entry: Omit<AttemptRecord, 'attempt'>): Promise<number>;
   /** A webhook's deliveries newest first, each with its attempts oldest first. */
   listDeliveries(webhookId: string, limit: number): Promise<Array<DeliveryRecord & { attemptLog: AttemptRecord[] }>>;
 

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 
 /** What one sweep removed. */
-export interface SweepResult {
+interface SweepResult {
   mailboxes: number;
   messages: number;
   deliveries: number;

@@ -7,22 +7,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import nodemailer, { type SendMailOptions, type SentMessageInfo } from 'nodemailer';
 import { startServer, type ServerOptions, type StartedServer } from '../../../src/server/index.js';
-import type { Clock } from '../../../src/server/context.js';
 import type { StartServerInternals } from '../../../src/server/start.js';
 
 export const ADMIN_KEY = 'mw_test_admin_key_0123456789';
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-/** A clock whose time can be moved forward; timers are real. */
-export class MovableClock implements Clock {
-  offset = 0;
-  now = () => Date.now() + this.offset;
-  setTimeout = (fn: () => void, ms: number) => setTimeout(fn, ms);
-  clearTimeout = (handle: unknown) => clearTimeout(handle as NodeJS.Timeout);
-  advance(ms: number) {
-    this.offset += ms;
-  }
-}
 
 export interface TestService extends StartedServer {
   data: string;

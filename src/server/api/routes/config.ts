@@ -16,16 +16,15 @@ import {
   WebhookTestResponse,
   generateWebhookSecret,
 } from '../../../protocol/index.js';
-import { readQuota, rateLimitHeaders, periodOf, toQuotaUsage } from '../../auth/quota.js';
+import { readQuota, rateLimitHeaders, periodOf } from '../../auth/quota.js';
 import { hashSecret, normalizeRedeemCode } from '../../auth/secrets.js';
 import type { ServiceContext } from '../../context.js';
-import { sendTestEvent, toDeliveryDto } from '../../delivery/dispatcher.js';
 import { assertWebhookUrlAllowed, privateWebhooksAllowed, WebhookUrlError } from '../../delivery/ssrf.js';
+import { sendTestEvent } from '../../delivery/test-event.js';
+import { toCreatedWebhook, toDelivery, toQuotaUsage, toWebhook } from '../../dto.js';
 import { authOf } from '../auth.js';
 import { ApiError } from '../problem.js';
 import { errorResponses } from '../schema-helpers.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   const { store, clock, config } = ctx;
@@ -71,7 +70,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       throw error;
     }
     const webhook = await store.createWebhook({ accountId: account.id, url: request.body.url, catchAll: request.body.catchAll ?? true, secret: generateWebhookSecret(), now: clock.now() });
-    return reply.code(201).send({ id: webhook.id, url: webhook.url, catchAll: webhook.catchAll, createdAt: iso(webhook.createdAt), secret: webhook.secret });
+    return reply.code(201).send(toCreatedWebhook(webhook));
   });
 
   app.get('/api/config/webhooks', {
@@ -80,7 +79,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
   }, async (request) => {
     const { account } = authOf(request);
     const webhooks = await store.listWebhooks(account.id);
-    return { webhooks: webhooks.map((w) => ({ id: w.id, url: w.url, catchAll: w.catchAll, createdAt: iso(w.createdAt) })) };
+    return { webhooks: webhooks.map(toWebhook) };
   });
 
   app.delete('/api/config/webhooks/:id', {
@@ -120,7 +119,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     const { account } = authOf(request);
     const webhook = await ownWebhook(account.id, request.params.id);
     const deliveries = await store.listDeliveries(webhook.id, request.query.limit ?? 50);
-    return { deliveries: deliveries.map(toDeliveryDto) };
+    return { deliveries: deliveries.map(toDelivery) };
   });
 
   app.post('/api/config/quota/redeem', {

@@ -16,7 +16,7 @@ import {
   RefusalsResponse,
 } from '../../../protocol/index.js';
 import type { ServiceContext } from '../../context.js';
-import { toMailbox, toMessage, toMessageSummary } from '../../dto.js';
+import { toMailbox, toMessage, toMessageSummary, toRefusal } from '../../dto.js';
 import { randomToken } from '../../ids.js';
 import { StoreConflictError, type MailboxRecord } from '../../store/store.js';
 import { authOf } from '../auth.js';
@@ -194,7 +194,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     const { account } = authOf(request);
     const since = request.query.since === undefined ? clock.now() - 15 * 60_000 : Date.parse(request.query.since);
     const refusals = await store.listRefusals({ accountId: account.isAdmin ? null : account.id, since, limit: request.query.limit ?? 50 });
-    return { refusals: refusals.map((r) => ({ at: new Date(r.at).toISOString(), address: r.address, reason: r.reason, reply: r.reply, from: r.mailFrom })) };
+    return { refusals: refusals.map(toRefusal) };
   });
 
   app.post('/api/emails/:mailboxId/expire', {

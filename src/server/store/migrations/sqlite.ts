@@ -129,4 +129,13 @@ CREATE INDEX refusals_at ON refusals(at);
 CREATE INDEX refusals_account ON refusals(account_id, at);
 `,
   },
+  {
+    // Webhook bodies are built from the stored message at send time, not stored; delivery
+    // remembers a target that refused every connection for a whole retry schedule.
+    version: 4,
+    sql: `
+ALTER TABLE deliveries DROP COLUMN payload;
+ALTER TABLE webhooks ADD COLUMN refusing_since INTEGER;
+`,
+  },
 ];
