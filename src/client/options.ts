@@ -34,6 +34,12 @@ export interface MailwrightClientOptions {
    */
   maxRetryWait?: number;
   /**
+   * How the client waits out a `Retry-After`: resolves after `ms`, rejects when `signal`
+   * aborts. The clock seam for tests (a fake that resolves at once and records `ms`).
+   * @default a real timer
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
    * The undici dispatcher to send requests through (a proxy agent, a mock agent…). The
    * caller keeps ownership: `close()` does not close it. By default the client owns a
    * keep-alive `Agent`.

@@ -131,6 +131,8 @@ export class Transport {
   #closing: Promise<void> | undefined;
   #quota: QuotaSnapshot | undefined;
 
+  readonly #sleepFor: (ms: number, signal?: AbortSignal) => Promise<void>;
+
   constructor(options: MailwrightClientOptions) {
     if (!options || options.baseURL === undefined) {
       throw new MailwrightError(
@@ -143,6 +145,7 @@ export class Transport {
     this.#prefix = prefix;
     this.#apiKey = options.apiKey;
     this.#retryOn429 = options.retryOn429 ?? true;
+    this.#sleepFor = options.sleep ?? ((ms, signal) => delay(ms, undefined, signal ? { signal } : undefined));
     this.#maxRetryWait = positive('maxRetryWait', options.maxRetryWait, DEFAULT_MAX_RETRY_WAIT);
     this.#timeout = positive('timeout', options.timeout, DEFAULT_TIMEOUT);
     this.#ownsDispatcher = options.dispatcher === undefined;
@@ -286,7 +289,7 @@ export class Transport {
 
   async #sleep(ms: number, request: TransportRequest): Promise<void> {
     try {
-      await delay(ms, undefined, request.signal ? { signal: request.signal } : undefined);
+      await this.#sleepFor(ms, request.signal);
     } catch (cause) {
       throw this.#aborted(request, this.#url(request), cause);
     }
