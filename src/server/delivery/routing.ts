@@ -26,7 +26,8 @@ export function webhookTargets(
 }
 
 /**
- * One copy per mailbox with the webhooks it is owed, read from the store as of `now`. A
+ * One copy per mailbox with the webhooks it is owed, read from the store as of `now` (only
+ * for unbound mailboxes: a bound one needs no read). A
  * webhook created or bound in the instant between this read and the insert is not
  * considered for this message; one deleted meanwhile is skipped by the insert.
  */
@@ -42,6 +43,9 @@ export async function planCopies(store: Store, mailboxes: readonly MailboxRecord
     return facts;
   };
   return Promise.all(mailboxes.map(async (mailbox) => {
+    // A bound mailbox (every fixture inbox) goes to its webhook: nothing to read on the ingest
+    // path, since the insert itself skips a webhook deleted meanwhile.
+    if (mailbox.webhookId !== null) return { mailboxId: mailbox.id, webhookIds: [mailbox.webhookId] };
     const { webhooks, bound } = await routingOf(mailbox.accountId);
     return { mailboxId: mailbox.id, webhookIds: webhookTargets(mailbox, webhooks, bound) };
   }));

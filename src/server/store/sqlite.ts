@@ -310,11 +310,6 @@ class SqliteStore implements Store {
     return row ? mailboxFromRow(row) : null;
   }
 
-  async findLiveMailboxByAddress(address: string, now: Millis) {
-    const row = this.#get('SELECT * FROM mailboxes WHERE address = ? AND expires_at > ?', address.toLowerCase(), now);
-    return row ? mailboxFromRow(row) : null;
-  }
-
   async countLiveMailboxes(accountId: string, now: Millis) {
     return num(this.#get('SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?', accountId, now)?.n);
   }

@@ -175,8 +175,6 @@ export interface Store {
   createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis): Promise<MailboxRecord>;
   /** A live mailbox of the account by id or address. */
   getMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
-  /** A live mailbox of any account by address (for SMTP). */
-  findLiveMailboxByAddress(address: string, now: Millis): Promise<MailboxRecord | null>;
   countLiveMailboxes(accountId: string, now: Millis): Promise<number>;
 
   // ---- listings for the CLI
