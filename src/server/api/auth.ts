@@ -33,6 +33,8 @@ export function authOf(request: FastifyRequest): RequestAuth {
   return request.auth;
 }
 
+const KEY_TOUCH_INTERVAL_MS = 60_000;
+
 function limitsOf(ctx: ServiceContext, role: string): RoleLimits {
   return ctx.config.roles[role] ?? ctx.config.roles.civilian!;
 }
@@ -70,6 +72,8 @@ export function installAuth(app: FastifyInstance, ctx: ServiceContext): void {
         { 'retry-after': String(retryAfter) },
       );
     }
+    // "Last used" on the profile page: one write per key a minute at most.
+    if (key.lastUsedAt === null || now - key.lastUsedAt >= KEY_TOUCH_INTERVAL_MS) await ctx.store.touchApiKey(key.id, now);
     request.auth = { account, key: { ...key }, limits, quota };
   });
 }

@@ -18,6 +18,7 @@ import {
   type NewMessage,
   type RefusalRecord,
   type Scope,
+  type SessionRecord,
   type Store,
   type StoredMessage,
   type WebhookRecord,
@@ -53,6 +54,7 @@ function apiKeyFromRow(r: Row): ApiKeyRecord {
     scopes: str(r.scopes).split(',').filter(Boolean) as Scope[],
     createdAt: num(r.created_at),
     revokedAt: optNum(r.revoked_at),
+    lastUsedAt: optNum(r.last_used_at),
   };
 }
 
@@ -227,7 +229,7 @@ class SqliteStore implements Store {
       'INSERT INTO api_keys (id, account_id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       id, input.accountId, input.name, input.prefix, input.hash, input.scopes.join(','), input.now,
     );
-    return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: input.now, revokedAt: null };
+    return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: input.now, revokedAt: null, lastUsedAt: null };
   }
 
   async findApiKeyByHash(hash: string) {
@@ -241,6 +243,58 @@ class SqliteStore implements Store {
 
   async revokeApiKey(id: string, now: Millis) {
     return this.#run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', now, id).changes > 0;
+  }
+
+  async touchApiKey(id: string, now: Millis) {
+    this.#run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', now, id);
+  }
+
+  async setPassword(accountId: string, passwordHash: string) {
+    this.#run('UPDATE accounts SET password_hash = ? WHERE id = ?', passwordHash, accountId);
+  }
+
+  async setAccountRole(accountId: string, role: string) {
+    return this.#run('UPDATE accounts SET role = ? WHERE id = ?', role, accountId).changes > 0;
+  }
+
+  // ---- service settings and web sessions
+
+  async ensureSetting(name: string, value: string) {
+    this.#run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', name, value);
+    return str(this.#get('SELECT value FROM settings WHERE name = ?', name)!.value);
+  }
+
+  async saveSession(session: SessionRecord) {
+    this.#run(
+      `INSERT INTO web_sessions (id_hash, account_id, data, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id_hash) DO UPDATE SET account_id = excluded.account_id, data = excluded.data, expires_at = excluded.expires_at`,
+      session.idHash, session.accountId, session.data, session.expiresAt,
+    );
+  }
+
+  async getSession(idHash: string, now: Millis) {
+    const row = this.#get('SELECT * FROM web_sessions WHERE id_hash = ? AND expires_at > ?', idHash, now);
+    return row ? { idHash: str(row.id_hash), accountId: str(row.account_id), data: str(row.data), expiresAt: num(row.expires_at) } : null;
+  }
+
+  async deleteSession(idHash: string) {
+    this.#run('DELETE FROM web_sessions WHERE id_hash = ?', idHash);
+  }
+
+  async deleteAccountSessions(accountId: string, exceptIdHash?: string) {
+    this.#run('DELETE FROM web_sessions WHERE account_id = ? AND id_hash <> ?', accountId, exceptIdHash ?? '');
+  }
+
+  async createSignInToken(input: { hash: string; accountId: string; expiresAt: Millis }) {
+    this.#run('INSERT INTO sign_in_tokens (hash, account_id, expires_at) VALUES (?, ?, ?)', input.hash, input.accountId, input.expiresAt);
+  }
+
+  async consumeSignInToken(hash: string, now: Millis) {
+    const row = this.#get(
+      'UPDATE sign_in_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING account_id',
+      now, hash, now,
+    );
+    return row ? str(row.account_id) : null;
   }
 
   // ---- quota
@@ -584,6 +638,8 @@ class SqliteStore implements Store {
       const removed = this.#deleteMailboxes(ids);
       // Refusals are kept for a day, and the newest REFUSALS_KEPT at most.
       this.#run('DELETE FROM refusals WHERE at < ? OR seq <= (SELECT MAX(seq) FROM refusals) - ?', now - 86_400_000, REFUSALS_KEPT);
+      this.#run('DELETE FROM web_sessions WHERE expires_at <= ?', now);
+      this.#run('DELETE FROM sign_in_tokens WHERE expires_at <= ?', now);
       return { mailboxes: ids.length, ...removed };
     }).immediate();
   }

@@ -26,6 +26,17 @@ export interface ApiKeyRecord {
   scopes: Scope[];
   createdAt: Millis;
   revokedAt: Millis | null;
+  /** When the key last authenticated a call (recorded at most about once a minute). */
+  lastUsedAt: Millis | null;
+}
+
+/** A signed-in web session; the store keeps only the hash of the session id. */
+export interface SessionRecord {
+  idHash: string;
+  accountId: string;
+  /** The session's own fields (JSON), opaque to the store. */
+  data: string;
+  expiresAt: Millis;
 }
 
 export interface MailboxRecord {
@@ -156,6 +167,25 @@ export interface Store {
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Revokes a key; false when there was no live key with that id. */
   revokeApiKey(id: string, now: Millis): Promise<boolean>;
+  /** Records that the key authenticated a call at `now`. */
+  touchApiKey(id: string, now: Millis): Promise<void>;
+  setPassword(accountId: string, passwordHash: string): Promise<void>;
+  /** Changes an account's role; false when there is no such account. */
+  setAccountRole(accountId: string, role: string): Promise<boolean>;
+
+  // ---- service settings and web sessions
+  /** The value stored under `name`, or `value` stored now when there was none (atomic: concurrent callers agree). */
+  ensureSetting(name: string, value: string): Promise<string>;
+  saveSession(session: SessionRecord): Promise<void>;
+  /** A session that has not expired at `now`. */
+  getSession(idHash: string, now: Millis): Promise<SessionRecord | null>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of the account but `exceptIdHash` (a password change). */
+  deleteAccountSessions(accountId: string, exceptIdHash?: string): Promise<void>;
+  /** Stores a one-time sign-in token (by its hash) for the account. */
+  createSignInToken(input: { hash: string; accountId: string; expiresAt: Millis }): Promise<void>;
+  /** Uses a sign-in token: its account id when it was unused and not expired at `now`, else null. A token works once. */
+  consumeSignInToken(hash: string, now: Millis): Promise<string | null>;
 
   // ---- quota
   /**
@@ -247,7 +277,7 @@ export interface Store {
    * account has no live mailbox with that id or address.
    */
   expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
-  /** Deletes mailboxes expired at `now` with their messages and pending deliveries. */
+  /** Deletes mailboxes expired at `now` with their messages and pending deliveries (and expired sessions and sign-in tokens). */
   sweepExpired(now: Millis): Promise<{ mailboxes: number; messages: number; deliveries: number }>;
 
   close(): Promise<void>;

@@ -138,4 +138,27 @@ ALTER TABLE deliveries DROP COLUMN payload;
 ALTER TABLE webhooks ADD COLUMN refusing_since INTEGER;
 `,
   },
+  {
+    // The web UI: when a key was last used, the session signing key, sessions and one-time sign-in links.
+    version: 5,
+    sql: `
+ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE web_sessions (
+  id_hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  data TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX web_sessions_account ON web_sessions(account_id);
+CREATE INDEX web_sessions_expiry ON web_sessions(expires_at);
+CREATE TABLE sign_in_tokens (
+  hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE INDEX sign_in_tokens_expiry ON sign_in_tokens(expires_at);
+`,
+  },
 ];
