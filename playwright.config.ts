@@ -46,6 +46,8 @@ export default defineConfig({
   projects: [
     { name: 'unit', testDir: './test/unit' },
     { name: 'integration', testDir: './test/integration', timeout: 60_000 },
+    // The web UI in Chromium, against services the specs start themselves.
+    { name: 'ui', testDir: './test/ui', timeout: 60_000, use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions(), trace: 'retain-on-failure' } },
     {
       name: 'e2e',
       testDir: './e2e',

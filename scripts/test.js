@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every Playwright project (unit, integration, e2e), after making sure a Chromium
+// `npm test`: every Playwright project (unit, integration, ui, e2e), after making sure a Chromium
 // is there for the browser suite: Playwright's own, else a system one, else it installs one
 // (Debian/Ubuntu's package when apt-get can be used, else `playwright install chromium`) or
 // stops with the command that fixes it. Arguments are passed on to `playwright test`.
@@ -17,7 +17,7 @@ function run(command, commandArgs, options = {}) {
 
 function needsBrowser() {
   const projects = args.flatMap((a, i) => (a.startsWith('--project=') ? [a.slice(10)] : a === '--project' ? [args[i + 1]] : []));
-  return projects.length === 0 || projects.includes('e2e');
+  return projects.length === 0 || projects.includes('e2e') || projects.includes('ui');
 }
 
 function installChromium() {

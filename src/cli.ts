@@ -9,7 +9,7 @@ import { banner } from './cli/banner.js';
 import { prettyDestination } from './cli/pretty-log.js';
 import { fromNow, iso, table, when, type Column } from './cli/table.js';
 import { HELP_FLAG, STORE_FLAGS, commandUsage, groupUsage, mainUsage, parseOptions, type CommandSpec, type Flag, type Flags } from './cli/usage.js';
-import { ADMIN_EMAIL, AdminError, createAccount, createKey, grantQuota, mintRedeemCode, parseScopes, requireAccount } from './server/auth/accounts.js';
+import { ADMIN_EMAIL, AdminError, createAccount, createKey, createSignInToken, grantQuota, mintRedeemCode, parseScopes, requireAccount, signInLink } from './server/auth/accounts.js';
 import { ConfigError, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, parseDuration, resolveConfig, type ServerOptions } from './server/config.js';
 import { ROLE_NAMES } from './server/context.js';
 import { startServer } from './server/start.js';
@@ -47,6 +47,7 @@ const SERVE_FLAGS: Flags = {
   'webhook-timeout': { type: 'string', arg: 'D', help: 'webhook request timeout (default 5s)' },
   'webhook-retry-schedule': { type: 'string', arg: 'D,D,…', help: 'delays before each webhook retry (default 1s,2s,5s,10s,30s,1m,5m,15m,1h)' },
   'allow-private-webhooks': { type: 'boolean', help: 'allow webhooks to private addresses on a public host' },
+  'open-signup': { type: 'boolean', help: 'let people create civilian accounts from the web UI ("Create account")' },
 };
 
 const EMAIL: Flag = { type: 'string', arg: 'E', help: "the account's email (required)" };
@@ -92,7 +93,7 @@ export function serveOptions(values: Record<string, string | boolean | string[] 
     return text === undefined ? undefined : parseDuration(text);
   };
   const schedule = pick('webhook-retry-schedule');
-  const allowPrivate = values['allow-private-webhooks'] === true || /^(1|true|yes)$/i.test(env.MAILWRIGHT_ALLOW_PRIVATE_WEBHOOKS ?? '');
+  const flag = (name: string) => values[name] === true || /^(1|true|yes)$/i.test(env[`MAILWRIGHT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '');
   return {
     host: pick('host'),
     httpPort: integer('http-port', pick('http-port')),
@@ -107,7 +108,8 @@ export function serveOptions(values: Record<string, string | boolean | string[] 
     sweepIntervalMs: duration('sweep-interval'),
     webhookTimeoutMs: duration('webhook-timeout'),
     webhookRetrySchedule: schedule === undefined ? undefined : schedule.split(',').filter(Boolean).map(parseDuration),
-    allowPrivateWebhooks: allowPrivate,
+    allowPrivateWebhooks: flag('allow-private-webhooks'),
+    openSignup: flag('open-signup'),
   };
 }
 
@@ -166,6 +168,7 @@ async function serve(values: Values): Promise<void> {
       databaseUrl: config.databaseUrl,
       storeArgs: storeArgs(config),
       key: configuredBy ? { configuredBy } : server.apiKey ? { created: server.apiKey } : null,
+      signInUrl: server.signInUrl,
     }),
   );
 }
@@ -254,6 +257,22 @@ const COMMANDS: readonly Command[] = [
           [['email', (a) => a.email], ['role', (a) => a.role], ['admin', (a) => (a.isAdmin ? 'yes' : 'no')], ['created', (a) => when(a.createdAt)], ['mailboxes', (a) => String(a.liveMailboxes)]],
           'no accounts yet; create one with `mailwright accounts create --email E`',
         );
+      }, { mustExist: true }),
+  },
+  {
+    name: 'accounts sign-in-link',
+    synopsis: '--email E [--url URL]',
+    summary: 'print a one-time web UI sign-in link (15 minutes) that lets the account set a new password',
+    flags: withCommon({
+      email: EMAIL,
+      url: { type: 'string', arg: 'URL', help: `the service's address (default http://127.0.0.1:${DEFAULT_HTTP_PORT})` },
+    }),
+    run: (values) =>
+      withAccount(values, async (store, account) => {
+        const token = await createSignInToken(store, account, Date.now());
+        const base = (str(values, 'url') ?? `http://127.0.0.1:${DEFAULT_HTTP_PORT}`).replace(/\/+$/, '');
+        out(`one-time sign-in link for ${account.email} (works once, for 15 minutes):`);
+        out(signInLink(base, token));
       }, { mustExist: true }),
   },
   {

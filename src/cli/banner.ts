@@ -15,6 +15,8 @@ export interface BannerFacts {
   storeArgs: string;
   /** A key created by this start (shown once), where the configured key came from, or none. */
   key: { created: string } | { configuredBy: string } | null;
+  /** A one-time link that signs the admin in to set a password (the admin has none yet). */
+  signInUrl?: string | null;
 }
 
 /** The URL with its password replaced by `***`. */
@@ -47,6 +49,7 @@ export function banner(f: BannerFacts): string {
   out += row('Web UI', `${f.httpUrl}/`);
   out += row('Admin', f.adminEmail);
   out += row('Data', dataLocation(f.data, f.databaseUrl));
+  if (f.signInUrl) out += row('Sign in', `${f.signInUrl}  (the admin's one-time link, 15 min: sets a password)`);
   if (f.key && 'created' in f.key) {
     out += `Created the admin account; its API key is shown only now:\n${f.key.created}\n`;
     out += `Use it from a shell with:\n  export MAILWRIGHT_API_KEY=${f.key.created}\n`;

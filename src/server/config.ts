@@ -40,6 +40,8 @@ export interface ServerOptions {
   webhookRetrySchedule?: number[];
   /** Let webhooks target private/loopback addresses although the server listens publicly. @default false */
   allowPrivateWebhooks?: boolean;
+  /** Let people create `civilian` accounts from the sign-in page ("Create account"). @default false */
+  openSignup?: boolean;
 }
 
 /** A bad option value, named with the option, the rule and the fix. */
@@ -103,5 +105,6 @@ export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
     webhookTimeoutMs: positive('webhookTimeoutMs', options.webhookTimeoutMs, 5_000),
     webhookRetrySchedule: [...schedule],
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+    openSignup: options.openSignup ?? false,
   };
 }

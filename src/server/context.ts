@@ -54,6 +54,8 @@ export interface ResolvedConfig {
   webhookRetrySchedule: number[];
   /** Allow webhook targets on private/loopback addresses even when listening publicly. */
   allowPrivateWebhooks: boolean;
+  /** The web UI offers "Create account" (civilian accounts). */
+  openSignup: boolean;
 }
 
 export interface ServiceContext {

@@ -5,7 +5,7 @@ import { resolveConfig, type ServerOptions } from './config.js';
 import { systemClock, type Clock, type ServiceContext } from './context.js';
 import { ServiceBus } from './events.js';
 import { buildApi } from './api/app.js';
-import { bootstrapAdmin, ensureAdminKey } from './auth/accounts.js';
+import { ADMIN_EMAIL, bootstrapAdmin, createSignInToken, ensureAdminKey, signInLink } from './auth/accounts.js';
 import { WebhookDispatcher } from './delivery/dispatcher.js';
 import { startSmtp } from './smtp/smtp.js';
 import { Sweeper } from './sweeper/sweeper.js';
@@ -25,6 +25,11 @@ export interface StartedServer extends AsyncDisposable {
    * null when the store already had accounts and no key was configured.
    */
   apiKey: string | null;
+  /**
+   * While the admin account has no password: a one-time link (15 minutes) into the web UI
+   * that signs the admin in and asks for one. Null once a password is set.
+   */
+  signInUrl: string | null;
   /** Stops accepting, finishes in-flight SMTP transactions and HTTP requests (bounded), flushes the store. */
   close(): Promise<void>;
 }
@@ -90,11 +95,15 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
     undo.push(() => smtp.close());
 
     const host = urlHost(config.host);
+    const httpUrl = `http://${host}:${httpPort}`;
+    const admin = await store.getAccountByEmail(ADMIN_EMAIL);
+    const signInUrl = admin && !admin.passwordHash ? signInLink(httpUrl, await createSignInToken(store, admin, clock.now())) : null;
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closeAll());
     log.info({ http: `http://${host}:${httpPort}`, smtp: `smtp://${host}:${smtp.port}`, store: config.databaseUrl ? 'postgres' : config.data }, 'mailwright listening');
     return {
-      httpUrl: `http://${host}:${httpPort}`,
+      httpUrl,
+      signInUrl,
       smtpUrl: `smtp://${host}:${smtp.port}`,
       httpPort,
       smtpPort: smtp.port,

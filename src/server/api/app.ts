@@ -1,5 +1,5 @@
 // Owns the HTTP application: fastify with TypeBox schemas, problem+json errors, API-key auth
-// and quota, the routes, and the OpenAPI document generated from the route schemas.
+// and quota, the routes, the OpenAPI document generated from the route schemas, and the web UI.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,6 +11,7 @@ import { frameworkProblem, installErrorHandling } from './problem.js';
 import { configRoutes } from './routes/config.js';
 import { emailRoutes } from './routes/emails.js';
 import { systemRoutes } from './routes/system.js';
+import { renderErrorPage, webPlugin } from '../web/plugin.js';
 
 export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -46,10 +47,12 @@ export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  installErrorHandling(app);
+  installErrorHandling(app, { notFoundPage: (path) => renderErrorPage(404, 'Not found', `There is no page at ${path}. Go back to your mailboxes, or see the API documentation.`) });
   installAuth(app, ctx);
   await app.register(systemRoutes);
   await app.register(emailRoutes, { ctx });
   await app.register(configRoutes, { ctx });
+  // The web UI in its own encapsulated scope: its cookies, sessions and form parsing never touch /api.
+  await app.register(webPlugin, { ctx });
   return app;
 }

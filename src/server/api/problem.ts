@@ -43,7 +43,12 @@ export function frameworkProblem(error: FastifyError, request: FastifyRequest, r
   void reply.code(problem.status).type('application/problem+json').send(problem);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** Whether a request is a person's browser asking for a page (not an API call). */
+function wantsPage(request: FastifyRequest): boolean {
+  return !request.url.startsWith('/api/') && /text\/html/.test(request.headers.accept ?? '');
+}
+
+export function installErrorHandling(app: FastifyInstance, pages: { notFoundPage?: (path: string) => string } = {}): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     let problem: Problem;
     if (error instanceof ApiError) {
@@ -64,6 +69,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(problem.status).type('application/problem+json').send(problem);
   });
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (pages.notFoundPage && wantsPage(request)) return reply.code(404).type('text/html; charset=utf-8').send(pages.notFoundPage(path));
     const problem = problemOf('not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`);
     return reply.code(404).type('application/problem+json').send(problem);
   });

@@ -1,7 +1,8 @@
 // Owns account administration shared by the CLI and the server: accounts, keys, top-ups,
 // redeem codes, and the admin key that `--api-key` guarantees.
 import { ALL_SCOPES, StoreConflictError, type AccountRecord, type ApiKeyRecord, type Scope, type Store } from '../store/store.js';
-import { generateApiKey, generateRedeemCode, hashPassword, hashSecret, normalizeRedeemCode } from './secrets.js';
+import { randomToken } from '../ids.js';
+import { generateApiKey, generateRedeemCode, hashPassword, hashSecret, normalizeRedeemCode, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './secrets.js';
 import { periodOf } from './quota.js';
 
 /** A failure of an administrative action, with a code for scripts and a message for people. */
@@ -95,4 +96,39 @@ export async function mintRedeemCode(store: Store, calls: number, now: number): 
   const code = generateRedeemCode();
   await store.createRedeemCode({ hash: hashSecret(normalizeRedeemCode(code)), calls, now });
   return code;
+}
+
+/** Shortest password the service accepts. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** How long a one-time sign-in link works. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+
+/** Checks a password against the policy; the message names the rule. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return `the password has ${password.length} characters; use at least ${MIN_PASSWORD_LENGTH}`;
+  if (password.length > 1024) return 'the password is longer than 1024 characters; use a shorter one';
+  return null;
+}
+
+/**
+ * The account with this email and password, or null. Unknown emails cost the same scrypt
+ * work as wrong passwords, so the answer and its timing do not tell which was wrong.
+ */
+export async function authenticate(store: Store, email: string, password: string): Promise<AccountRecord | null> {
+  const account = await store.getAccountByEmail(email.trim());
+  const ok = await verifyPassword(password, account?.passwordHash ?? UNMATCHABLE_PASSWORD_HASH);
+  return ok && account?.passwordHash ? account : null;
+}
+
+/** A one-time sign-in token for the account (valid {@link SIGN_IN_LINK_TTL_MS}); the clear token exists only in the returned string. */
+export async function createSignInToken(store: Store, account: AccountRecord, now: number): Promise<string> {
+  const token = randomToken(40);
+  await store.createSignInToken({ hash: hashSecret(token), accountId: account.id, expiresAt: now + SIGN_IN_LINK_TTL_MS });
+  return token;
+}
+
+/** The web UI address that uses a sign-in token. */
+export function signInLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/sign-in/link/${token}`;
 }

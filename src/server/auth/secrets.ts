@@ -43,3 +43,15 @@ export async function hashPassword(password: string): Promise<string> {
   const hash = await scryptAsync(password, salt, 32);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
+
+/** Whether `password` matches a `scrypt$salt$hash` string (constant time). */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A hash no password matches, checked for unknown accounts so they take as long as known ones. */
+export const UNMATCHABLE_PASSWORD_HASH = `scrypt$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;

@@ -80,3 +80,11 @@ export function parseFallback(raw: Buffer): NewMessage {
     raw,
   };
 }
+/** One attachment's bytes, by its position in the parsed message (as stored); null when there is none. */
+export async function attachmentContent(raw: Buffer, index: number): Promise<{ filename: string | null; contentType: string; content: Buffer } | null> {
+  const email = await PostalMime.parse(raw);
+  const attachment = email.attachments[index];
+  if (!attachment) return null;
+  const content = typeof attachment.content === 'string' ? Buffer.from(attachment.content) : Buffer.from(new Uint8Array(attachment.content));
+  return { filename: attachment.filename ?? null, contentType: attachment.mimeType || 'application/octet-stream', content };
+}

@@ -14,12 +14,10 @@ import {
   WebhookList,
   WebhookParams,
   WebhookTestResponse,
-  generateWebhookSecret,
 } from '../../../protocol/index.js';
-import { readQuota, rateLimitHeaders, periodOf } from '../../auth/quota.js';
-import { hashSecret, normalizeRedeemCode } from '../../auth/secrets.js';
+import { createWebhookFor, redeemFor } from '../../actions.js';
+import { readQuota, rateLimitHeaders } from '../../auth/quota.js';
 import type { ServiceContext } from '../../context.js';
-import { assertWebhookUrlAllowed, privateWebhooksAllowed, WebhookUrlError } from '../../delivery/ssrf.js';
 import { sendTestEvent } from '../../delivery/test-event.js';
 import { toCreatedWebhook, toDelivery, toQuotaUsage, toWebhook } from '../../dto.js';
 import { authOf } from '../auth.js';
@@ -62,14 +60,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       response: { 201: CreatedWebhook, ...errorResponses(400, 401, 403, 429) },
     },
   }, async (request, reply) => {
-    const { account } = authOf(request);
-    try {
-      assertWebhookUrlAllowed(request.body.url, { allowPrivate: privateWebhooksAllowed(config) });
-    } catch (error) {
-      if (error instanceof WebhookUrlError) throw new ApiError('invalid_request', error.message, 'url');
-      throw error;
-    }
-    const webhook = await store.createWebhook({ accountId: account.id, url: request.body.url, catchAll: request.body.catchAll ?? true, secret: generateWebhookSecret(), now: clock.now() });
+    const webhook = await createWebhookFor(ctx, authOf(request).account, request.body);
     return reply.code(201).send(toCreatedWebhook(webhook));
   });
 
@@ -132,9 +123,8 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     },
   }, async (request, reply) => {
     const { account, limits } = authOf(request);
+    const calls = await redeemFor(ctx, account, request.body.code);
     const now = clock.now();
-    const calls = await store.redeemCode({ hash: hashSecret(normalizeRedeemCode(request.body.code)), accountId: account.id, period: periodOf(now), now });
-    if (calls === null) throw new ApiError('redeem_code_invalid', 'this code is unknown or was already redeemed; check it, or ask your admin for a new one (`mailwright quota code`)', 'code');
     const quota = await readQuota(store, account, limits, now);
     reply.headers(rateLimitHeaders(quota, now));
     return { calls, quota: toQuotaUsage(quota) };

@@ -11,27 +11,21 @@ import {
   MailboxParams,
   MessageParams,
   MessageResponse,
-  MIN_EXPIRY_TIME,
   RefusalsQuery,
   RefusalsResponse,
 } from '../../../protocol/index.js';
 import type { ServiceContext } from '../../context.js';
 import { toMailbox, toMessage, toMessageSummary, toRefusal } from '../../dto.js';
-import { randomToken } from '../../ids.js';
-import { StoreConflictError, type MailboxRecord } from '../../store/store.js';
+import { createMailboxFor } from '../../actions.js';
+import type { MailboxRecord } from '../../store/store.js';
 import { authOf } from '../auth.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { waitForStoredMessage } from '../long-poll.js';
 import { ApiError } from '../problem.js';
 import { errorResponses } from '../schema-helpers.js';
 
-/** Random local parts tried before giving up (each collision is ~1 in 36^12). */
-const RANDOM_NAME_TRIES = 5;
-
-const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
-
 export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
-  const { store, clock, config, bus } = ctx;
+  const { store, clock, bus } = ctx;
 
   const mailboxNotFound = (idOrAddress: string) =>
     new ApiError('mailbox_not_found', `no live mailbox "${idOrAddress}" in this account (it may have expired); create one with POST /api/emails/generate`);
@@ -52,57 +46,8 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
   }, async (request, reply) => {
     const { account, limits } = authOf(request);
-    const body = request.body;
-    const now = clock.now();
-    const domain = (body.domain ?? config.domains[0]!).toLowerCase();
-    if (!config.domains.includes(domain)) {
-      throw new ApiError('unknown_domain', `domain "${domain}" is not served here; use one of ${config.domains.join(', ')}`, 'domain');
-    }
-    let name: string | undefined;
-    if (body.name !== undefined) {
-      name = body.name.toLowerCase();
-      if (!LOCAL_PART.test(name) || name.includes('..')) {
-        throw new ApiError('invalid_request', `name "${body.name}" is not a usable local part: use 1-64 of a-z 0-9 . _ - (no "+", which is for tags), starting and ending with a letter or digit`, 'name');
-      }
-    }
-    if (body.expiryTime < MIN_EXPIRY_TIME || body.expiryTime > limits.maxExpiryTime) {
-      throw new ApiError('invalid_request', `expiryTime ${body.expiryTime} ms is outside ${MIN_EXPIRY_TIME}-${limits.maxExpiryTime} ms allowed for role ${account.role}; pick a value in that range (e.g. 3600000)`, 'expiryTime');
-    }
-    if (body.webhookId !== undefined && !(await store.getWebhook(account.id, body.webhookId))) {
-      throw new ApiError('invalid_request', `webhookId "${body.webhookId}" is not a webhook of this account; create one with POST /api/config/webhooks`, 'webhookId');
-    }
-    if (limits.maxMailboxes !== null) {
-      const live = await store.countLiveMailboxes(account.id, now);
-      if (live >= limits.maxMailboxes) {
-        throw new ApiError(
-          'mailbox_limit',
-          `account ${account.email} has ${live} live mailboxes and role ${account.role} allows ${limits.maxMailboxes} at once; ` +
-            'end the ones you are done with (POST /api/emails/{id}/expire), create them with a shorter expiryTime, or move the account to a role with a higher limit',
-        );
-      }
-    }
-    const create = (local: string) =>
-      store.createMailbox({ accountId: account.id, address: `${local}@${domain}`, webhookId: body.webhookId ?? null, createdAt: now, expiresAt: now + body.expiryTime }, now);
-    let mailbox: MailboxRecord | undefined;
-    let tried = name;
-    try {
-      if (name) mailbox = await create(name);
-      else {
-        for (let tries = 0; !mailbox && tries < RANDOM_NAME_TRIES; tries++) {
-          tried = randomToken(12);
-          try {
-            mailbox = await create(tried);
-          } catch (error) {
-            if (!(error instanceof StoreConflictError) || tries === RANDOM_NAME_TRIES - 1) throw error;
-          }
-        }
-      }
-    } catch (error) {
-      if (!(error instanceof StoreConflictError)) throw error;
-      if (name) throw new ApiError('address_taken', `${name}@${domain} is already a live mailbox; choose another name or leave name out for a random one`, 'name');
-      throw new ApiError('address_taken', `${RANDOM_NAME_TRIES} random addresses in a row at ${domain} were taken (the last ${tried}@${domain}); send the request again`);
-    }
-    return reply.code(201).send(toMailbox(mailbox!));
+    const mailbox = await createMailboxFor(ctx, account, limits, request.body);
+    return reply.code(201).send(toMailbox(mailbox));
   });
 
   app.get('/api/emails', {

@@ -1,0 +1,109 @@
+// Owns the mailbox pages: the account's live mailboxes, creating one, a mailbox's messages
+// newest first, and their live arrival as server-sent events fed by the "message stored" event.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EXPIRY_OPTIONS } from '../../../protocol/index.js';
+import { createMailboxFor } from '../../actions.js';
+import { ApiError } from '../../api/problem.js';
+import { decodeCursor, encodeCursor } from '../../api/cursor.js';
+import type { ServiceContext } from '../../context.js';
+import type { MailboxRecord, StoredMessage } from '../../store/store.js';
+import { formatDuration } from '../format.js';
+import { field, notFound, renderFragment, userOf } from '../plugin.js';
+
+/** Messages per mailbox page. */
+const PAGE_SIZE = 50;
+/** A comment line keeps idle event streams open through proxies. */
+const HEARTBEAT_MS = 25_000;
+/** The shortest expiry the form offers beside the API's standard ones. */
+const SHORT_EXPIRY_MS = 10 * 60_000;
+
+export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: ServiceContext }): Promise<void> {
+  const { store, clock, config, bus } = ctx;
+
+  /** The signed-in account's live mailbox, or the same 404 page whether it is another account's, expired or unknown. */
+  async function ownMailbox(request: FastifyRequest): Promise<MailboxRecord> {
+    const { id } = request.params as { id: string };
+    const mailbox = await store.getMailbox(userOf(request).id, id, clock.now());
+    if (!mailbox) throw notFound('mailbox with this id');
+    return mailbox;
+  }
+
+  async function renderList(request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}) {
+    const user = userOf(request);
+    const limits = config.roles[user.role] ?? config.roles.civilian!;
+    const mailboxes = await store.listLiveMailboxes({ accountId: user.id, now: clock.now() });
+    const expiryOptions = [SHORT_EXPIRY_MS, ...EXPIRY_OPTIONS].filter((ms) => ms <= limits.maxExpiryTime).map((ms) => ({ ms, label: formatDuration(ms) }));
+    return reply.page('mailboxes', {
+      title: 'Mailboxes', nav: 'mailboxes', mailboxes: [...mailboxes].reverse(), live: mailboxes.length, maxMailboxes: limits.maxMailboxes,
+      domains: config.domains, expiryOptions, form: { expiryTime: 3_600_000 }, ...extra,
+    });
+  }
+
+  app.get('/mailboxes', async (request, reply) => renderList(request, reply));
+
+  app.post('/mailboxes', async (request, reply) => {
+    const user = userOf(request);
+    const limits = config.roles[user.role] ?? config.roles.civilian!;
+    const form = { name: field(request, 'name'), domain: field(request, 'domain'), expiryTime: field(request, 'expiryTime') };
+    try {
+      const mailbox = await createMailboxFor(ctx, user, limits, {
+        name: form.name || undefined,
+        domain: form.domain || undefined,
+        expiryTime: Number(form.expiryTime || 3_600_000),
+      });
+      return reply.redirect(`/mailboxes/${mailbox.id}`, 303);
+    } catch (error) {
+      if (error instanceof ApiError) return renderList(request, reply.code(error.status), { form, error: error.detail });
+      throw error;
+    }
+  });
+
+  app.get('/mailboxes/:id', async (request, reply) => {
+    const mailbox = await ownMailbox(request);
+    const before = (request.query as { before?: string }).before;
+    const beforeSeq = before ? decodeCursor(before, 'before') : undefined;
+    const [messages, total] = await Promise.all([store.listMailboxMessages(mailbox.id, { beforeSeq, limit: PAGE_SIZE }), store.countMailboxMessages(mailbox.id)]);
+    const last = messages.at(-1);
+    return reply.page('mailbox', {
+      title: mailbox.address, nav: 'mailboxes', mailbox, messages, total,
+      nextCursor: messages.length === PAGE_SIZE && last ? encodeCursor(last.seq) : null,
+    });
+  });
+
+  app.post('/mailboxes/:id/expire', async (request, reply) => {
+    const mailbox = await ownMailbox(request);
+    await store.expireMailbox(userOf(request).id, mailbox.id, clock.now());
+    return reply.redirect('/mailboxes', 303);
+  });
+
+  // Live arrival: one event per message stored in this mailbox, as the row to insert.
+  app.get('/mailboxes/:id/events', async (request, reply) => {
+    const mailbox = await ownMailbox(request);
+    const res = reply.hijack().raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' });
+    res.write('retry: 2000\n\n');
+    const send = (m: StoredMessage) => {
+      res.write(`id: ${m.seq}\ndata: ${JSON.stringify({ seq: m.seq, html: renderFragment('message-row', { m, mailbox }) })}\n\n`);
+    };
+    const onStored = (m: StoredMessage) => {
+      if (m.mailboxId === mailbox.id && m.accountId === mailbox.accountId) send(m);
+    };
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const end = () => {
+      bus.off('message.stored', onStored);
+      bus.off('shutdown', end);
+      clearInterval(heartbeat);
+      res.end();
+    };
+    bus.on('message.stored', onStored);
+    bus.once('shutdown', end);
+    res.once('close', end);
+    // After a reconnect, what arrived while the stream was down.
+    const lastId = Number(request.headers['last-event-id']);
+    if (Number.isSafeInteger(lastId) && lastId > 0) {
+      const missed = await store.listMessages({ accountId: mailbox.accountId, mailboxIds: [mailbox.id], afterSeq: lastId, limit: 100, includeBody: false, now: clock.now() });
+      missed.forEach(send);
+    }
+  });
+}
