@@ -12,7 +12,6 @@ import { HELP_FLAG, STORE_FLAGS, commandUsage, groupUsage, mainUsage, parseOptio
 import { ADMIN_EMAIL, AdminError, createAccount, createKey, createSignInToken, grantQuota, mintRedeemCode, parseScopes, requireAccount, signInLink } from './server/auth/accounts.js';
 import { ConfigError, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, parseDuration, resolveConfig, type ServerOptions } from './server/config.js';
 import { ROLE_NAMES } from './server/context.js';
-import { startServer } from './server/start.js';
 import { openStore } from './server/store/open.js';
 import type { AccountRecord, Store } from './server/store/store.js';
 import { VERSION } from './server/version.js';
@@ -136,6 +135,8 @@ async function serve(values: Values): Promise<void> {
   const pretty = logFormat(values, process.env) === 'pretty';
   const config = resolveConfig(options);
   const logDestination = pretty ? prettyDestination(process.stdout, { color: process.stdout.isTTY === true && process.stdout.hasColors() }) : undefined;
+  // Loaded only to serve: the HTTP app, its plugins and templates are not needed by the other commands.
+  const { startServer } = await import('./server/start.js');
   const server = await startServer(options, { logDestination }).catch((error: unknown) => {
     throw portInUse(error, options) ?? error;
   });

@@ -43,7 +43,7 @@ test.describe('one service', () => {
   test('form posts without the page\'s CSRF token are refused and change nothing', async ({ page }) => {
     await signIn(page, service, 'pat@example.com');
     const keysBefore = await page.goto(service.httpUrl + '/profile').then(() => page.getByRole('button', { name: /^Revoke/ }).count());
-    for (const form of [{ name: 'forged', scopes: 'emails' }, { name: 'forged', scopes: 'emails', _csrf: 'not-a-token' }]) {
+    for (const form of [{ name: 'forged', scopes: 'emails' }, { name: 'forged', scopes: 'emails', _csrf: 'not-a-token' }] as Array<Record<string, string>>) {
       const response = await page.request.post(service.httpUrl + '/profile/keys', { form });
       expect(response.status()).toBe(403);
       expect(await response.text()).toContain('This form has expired');
