@@ -160,3 +160,42 @@ test('an admin creates an account, sets roles, grants a top-up and mints a code 
     await service.close();
   }
 });
+
+test('a session survives a restart of the service on the same store', async ({ page }) => {
+  const first = await startUiService();
+  await first.person('rae@example.com');
+  await signIn(page, first, 'rae@example.com');
+  await first.close();
+  const second = await startUiService({ data: first.data });
+  try {
+    // Cookies belong to the host, not the port: the browser sends the same session to the new instance.
+    await page.goto(second.httpUrl + '/profile');
+    await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByText('rae@example.com').first()).toBeVisible();
+  } finally {
+    await second.close();
+  }
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('every form still works: sign in, generate a key, create a mailbox, sign out', async ({ page }) => {
+    const service = await startUiService();
+    try {
+      await service.person('noscript@example.com');
+      await signIn(page, service, 'noscript@example.com');
+      await page.getByLabel('Name').fill('plain');
+      await page.getByRole('button', { name: 'New mailbox' }).click();
+      await expect(page.getByRole('heading', { name: 'plain@mailwright.test' })).toBeVisible();
+      await page.goto(service.httpUrl + '/profile');
+      await page.getByLabel('Name').fill('nojs');
+      await page.getByRole('button', { name: 'Generate key' }).click();
+      const key = (await page.getByTestId('new-key').textContent())!.trim();
+      expect((await service.api('GET', '/api/config', { key })).status).toBe(200);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    } finally {
+      await service.close();
+    }
+  });
+});

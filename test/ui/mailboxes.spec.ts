@@ -41,8 +41,22 @@ test('a mailbox created in the UI shows new mail as it arrives, without a reload
   await page.getByRole('link', { name: 'Download .eml' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.eml$/);
 
+  await service.send({
+    from: 'app@example.com', to: 'signup-check@mailwright.test', cc: 'audit@example.com', subject: 'Your invoice', text: 'attached',
+    attachments: [{ filename: 'invoice.txt', content: 'total: 42 EUR\n', contentType: 'text/plain' }],
+  });
   await page.goto(service.httpUrl + '/mailboxes');
-  await expect(page.getByRole('row').filter({ hasText: 'signup-check@mailwright.test' })).toContainText('1');
+  await expect(page.getByRole('row').filter({ hasText: 'signup-check@mailwright.test' })).toContainText('2');
+  await page.getByRole('link', { name: 'signup-check@mailwright.test' }).click();
+  await page.getByRole('link', { name: 'Your invoice' }).click();
+  await expect(page.getByRole('definition').filter({ hasText: 'audit@example.com' })).toBeVisible(); // cc
+  await page.getByRole('link', { name: 'Attachments' }).click();
+  const file = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'invoice.txt' }).click();
+  const saved = await file;
+  expect(saved.suggestedFilename()).toBe('invoice.txt');
+  const { readFile } = await import('node:fs/promises');
+  expect(await readFile((await saved.path())!, 'utf8')).toBe('total: 42 EUR\n');
 });
 
 test.describe('hostile mail HTML', () => {
