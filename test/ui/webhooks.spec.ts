@@ -76,3 +76,12 @@ test('the sign-in form works from the keyboard alone', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Mailboxes', level: 1 })).toBeVisible();
 });
+
+test('the sign-in page is styled for a signed-out visitor', async ({ page }) => {
+  await page.goto(service.httpUrl + '/');
+  const css = await page.request.get(service.httpUrl + '/static/app.css', { maxRedirects: 0 });
+  expect(css.status()).toBe(200);
+  expect(css.headers()['content-type']).toContain('text/css');
+  // The bar is dark: the stylesheet applied.
+  await expect(page.locator('header.bar')).toHaveCSS('background-color', 'rgb(17, 24, 39)');
+});

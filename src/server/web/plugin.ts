@@ -116,7 +116,8 @@ export async function webPlugin(app: FastifyInstance, { ctx }: { ctx: ServiceCon
       request.user = await store.getAccount(accountId);
       if (!request.user) await request.session.destroy();
     }
-    const access = request.routeOptions.config.access ?? 'user';
+    // The stylesheet and script serve the sign-in page too.
+    const access = request.routeOptions.url?.startsWith('/static/') ? 'public' : request.routeOptions.config.access ?? 'user';
     if (access === 'public') return;
     if (!request.user) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
