@@ -1,17 +1,14 @@
 import { defineConfig, devices } from '@playwright/test';
-import getPort from 'get-port';
 import { createServer, type AddressInfo } from 'node:net';
 import { chromiumLaunchOptions, mailwrightServer } from 'mailwright';
 
 // Projects: `unit` and `integration` need no browser; `e2e` drives Chromium against the
 // demo app (fixtures/app), which mails the mailwright service started below.
 //
-// Ports are picked once, in the runner process, and kept in the environment: workers load
-// this file again and must agree on them.
-process.env.E2E_MAILWRIGHT_HTTP_PORT ??= String(await getPort({ host: '127.0.0.1' }));
-process.env.E2E_MAILWRIGHT_SMTP_PORT ??= String(await getPort({ host: '127.0.0.1' }));
-process.env.E2E_APP_PORT ??= String(await getPort({ host: '127.0.0.1' }));
-const smtpPort = Number(process.env.E2E_MAILWRIGHT_SMTP_PORT);
+// No port is picked here: the service and the demo app take free ports when they start and
+// print them; Playwright reads those lines (webServer `wait`) into the environment that the
+// app and the workers start with (MAILWRIGHT_URL, MAILWRIGHT_SMTP_URL, E2E_APP_URL). Workers
+// load this file again and find them there.
 // A port that refuses webhooks for the whole run: a listener owned by the runner that closes
 // every connection at once (no fixed port, and nobody else can take it meanwhile).
 if (!process.env.E2E_REFUSING_PORT) {
@@ -20,7 +17,7 @@ if (!process.env.E2E_REFUSING_PORT) {
   refusing.unref();
   process.env.E2E_REFUSING_PORT = String((refusing.address() as AddressInfo).port);
 }
-const appURL = `http://127.0.0.1:${process.env.E2E_APP_PORT}`;
+const appURL = process.env.E2E_APP_URL;
 
 export default defineConfig({
   forbidOnly: !!process.env.CI,
@@ -28,17 +25,18 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   webServer: [
     mailwrightServer({
-      httpPort: Number(process.env.E2E_MAILWRIGHT_HTTP_PORT),
-      smtpPort,
+      httpPort: 0,
+      smtpPort: 0,
       apiKey: 'mw_e2e_key',
       extraArgs: ['--log-level', 'warn'],
       reuseExistingServer: false,
     }),
     {
       name: 'demo app',
+      // Started after the service: it inherits MAILWRIGHT_SMTP_URL from the runner's environment.
       command: 'node fixtures/app/main.js',
-      url: appURL,
-      env: { PORT: process.env.E2E_APP_PORT!, SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtpPort) },
+      wait: { stdout: /demo app listening on (?<e2e_app_url>http:\/\/\S+)/ },
+      env: { PORT: '0' },
       reuseExistingServer: false,
       stdout: 'ignore',
     },

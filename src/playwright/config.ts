@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { FIXTURE_ERROR_CODES, MailwrightFixtureError } from './errors.js';
 
 /** One entry of Playwright's `webServer` config. */
 export type WebServerEntry = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, readonly unknown[]>;
@@ -92,14 +93,23 @@ function quote(arg: string): string {
  * });
  * ```
  */
+/**
+ * The first line `mailwright serve` prints; its groups become MAILWRIGHT_URL and
+ * MAILWRIGHT_SMTP_URL in the runner's environment (Playwright's `webServer.wait`).
+ */
+const SERVE_BANNER = /listening: HTTP (?<mailwright_url>http:\/\/\S+) SMTP (?<mailwright_smtp_url>smtp:\/\/\S+)/;
+
 export function mailwrightServer(options: MailwrightServerOptions = {}): WebServerEntry {
   const httpPort = options.httpPort ?? 8025;
   const smtpPort = options.smtpPort ?? 2525;
   for (const [name, port] of [['httpPort', httpPort], ['smtpPort', smtpPort]] as const) {
-    if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-      throw new Error(`mailwrightServer(): ${name} must be a fixed port 1-65535 (Playwright waits on a known URL), got ${port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidOption, `mailwrightServer(): ${name} must be a port 0-65535 (0 = a free port the service picks), got ${port}`);
     }
   }
+  // Port 0: the service takes free ports and says which in the first line it prints; Playwright
+  // reads that line and puts the URLs in the environment the app and the workers start with.
+  const picked = httpPort === 0 || smtpPort === 0;
   const apiKey = options.apiKey ?? process.env.MAILWRIGHT_API_KEY ?? DEFAULT_PLAYWRIGHT_API_KEY;
   // Workers load the config again and find the key this function published in the runner.
   const published = process.env.MAILWRIGHT_API_KEY !== undefined && process.env.MAILWRIGHT_API_KEY === process.env.MAILWRIGHT_API_KEY_ORIGIN_KEY;
@@ -118,17 +128,20 @@ export function mailwrightServer(options: MailwrightServerOptions = {}): WebServ
     ...(options.extraArgs ?? []),
   ];
   const baseURL = `http://127.0.0.1:${httpPort}`;
-  process.env.MAILWRIGHT_URL = baseURL;
+  if (!picked) {
+    process.env.MAILWRIGHT_URL = baseURL;
+    process.env.MAILWRIGHT_SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
+  }
   process.env.MAILWRIGHT_API_KEY = apiKey;
   // Lets the fixture say where its key came from when the service refuses it.
   process.env.MAILWRIGHT_API_KEY_ORIGIN = origin;
   process.env.MAILWRIGHT_API_KEY_ORIGIN_KEY = apiKey;
-  process.env.MAILWRIGHT_SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
   return {
     name: 'mailwright',
     command: args.map(quote).join(' '),
-    url: `${baseURL}/health`,
-    reuseExistingServer: options.reuseExistingServer ?? !process.env.CI,
+    ...(picked ? { wait: { stdout: SERVE_BANNER } } : { url: `${baseURL}/health` }),
+    // A server on ports picked at start cannot be found again: always start a fresh one.
+    reuseExistingServer: picked ? false : options.reuseExistingServer ?? !process.env.CI,
     timeout: options.timeout ?? 30_000,
     stdout: 'ignore',
     stderr: 'pipe',

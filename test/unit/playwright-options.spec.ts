@@ -98,7 +98,13 @@ test.describe('mailwrightServer', () => {
       expect(process.env.MAILWRIGHT_SMTP_URL).toBe('smtp://127.0.0.1:12525');
       expect(mailwrightServer({ apiKey: 'mw_mine' }).command).toContain('--api-key mw_mine');
       expect(mailwrightServer().url).toBe('http://127.0.0.1:8025/health');
-      expect(() => mailwrightServer({ httpPort: 0 })).toThrow(/httpPort must be a fixed port/);
+      expect(() => mailwrightServer({ httpPort: -1 })).toThrow(expect.objectContaining({ code: 'MW_ERR_FIXTURE_OPTION', message: expect.stringContaining('httpPort must be a port 0-65535') }));
+      // Port 0: no URL to wait on; Playwright reads the ports from the banner's first line instead.
+      const picked = mailwrightServer({ httpPort: 0, smtpPort: 0, reuseExistingServer: true });
+      expect(picked.url).toBeUndefined();
+      expect(picked.reuseExistingServer).toBe(false);
+      const banner = picked.wait!.stdout!.exec('mailwright 0.1.0 listening: HTTP http://127.0.0.1:40123 SMTP smtp://127.0.0.1:40124\n  API ...');
+      expect(banner?.groups).toEqual({ mailwright_url: 'http://127.0.0.1:40123', mailwright_smtp_url: 'smtp://127.0.0.1:40124' });
     } finally {
       for (const key of ['MAILWRIGHT_URL', 'MAILWRIGHT_API_KEY', 'MAILWRIGHT_SMTP_URL']) {
         if (saved[key] === undefined) delete process.env[key];
