@@ -3,7 +3,7 @@
 // de-duplication, and routing arrivals to waiting inboxes. One hub per worker.
 import createDebug from 'debug';
 import { MailwrightApiError, MailwrightClient } from '../client/index.js';
-import type { Mailbox, Message, Refusal } from '../protocol/index.js';
+import { systemClock, type Clock, type Mailbox, type Message, type Refusal } from '../protocol/index.js';
 import { describeError, FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError } from './errors.js';
 import { Inbox, type InboxHost, type InboxSubscription, type SubscriptionHandlers } from './inbox.js';
 import type { MailMessage } from './message.js';
@@ -35,6 +35,12 @@ export interface CreateInboxOptions {
  * being retried). Waits that resolve sooner cost no API call.
  */
 const START_CHECK_DELAY = 250;
+
+/** Not public API: seams for tests. */
+export interface HubInternals {
+  /** Where the hub's and its waits' timers run (a fake clock in tests). */
+  clock?: Clock;
+}
 
 /** Which path brought messages to the hub first; see {@link MailHub.stats}. */
 export interface HubStats {
@@ -77,7 +83,8 @@ export class MailHub implements AsyncDisposable {
   readonly client: MailwrightClient;
   /** The options in force. */
   readonly options: Readonly<ResolvedMailOptions>;
-  readonly #mailboxes = new Mailboxes();
+  readonly #mailboxes: Mailboxes;
+  readonly #clock: Clock;
   readonly #poller: Poller;
   #delivery: ActiveDelivery = 'poll';
   #link: WebhookLink | undefined;
@@ -85,10 +92,12 @@ export class MailHub implements AsyncDisposable {
   #closing: Promise<void> | undefined;
   readonly #host: InboxHost;
 
-  private constructor(options: ResolvedMailOptions) {
+  private constructor(options: ResolvedMailOptions, clock: Clock) {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the host's getter reads live state
     const hub = this;
     this.options = options;
+    this.#clock = clock;
+    this.#mailboxes = new Mailboxes(clock);
     this.client = new MailwrightClient({ baseURL: options.baseURL, apiKey: options.apiKey });
     this.#poller = new Poller(this.client, { wait: Math.round(options.longPollTimeout / 1000) }, {
       onMessages: (messages) => this.#ingestAll(messages, 'poll'),
@@ -108,6 +117,7 @@ export class MailHub implements AsyncDisposable {
       },
       defaultTimeout: options.timeout,
       attach: options.attach,
+      clock,
     };
   }
 
@@ -116,8 +126,8 @@ export class MailHub implements AsyncDisposable {
    * mode (or when `auto` finds the receiver unreachable) without. If start-up fails half
    * way, what started is undone and the first error is rethrown.
    */
-  static async start(options: ResolvedMailOptions): Promise<MailHub> {
-    const hub = new MailHub(options);
+  static async start(options: ResolvedMailOptions, internals: HubInternals = {}): Promise<MailHub> {
+    const hub = new MailHub(options, internals.clock ?? systemClock);
     try {
       if (options.delivery !== 'poll') await hub.#startWebhook();
       else debug('delivery: poll (as configured)');
@@ -279,12 +289,12 @@ export class MailHub implements AsyncDisposable {
       // A message may have arrived before the wait with its delivery still in flight or
       // being retried: if the wait is still pending shortly, look once. If webhooks stay
       // silent longer, poll as a safety net.
-      subscriber.checkTimer = setTimeout(() => {
+      subscriber.checkTimer = this.#clock.setTimeout(() => {
         if (!state.subscribers.has(subscriber)) return;
         this.#list(state).catch((error: unknown) => this.#onListError(state, error));
       }, START_CHECK_DELAY);
       if (this.options.delivery === 'auto') {
-        subscriber.fallbackTimer = setTimeout(() => {
+        subscriber.fallbackTimer = this.#clock.setTimeout(() => {
           if (!state.subscribers.has(subscriber)) return;
           debug('a wait on %s is pending for %s with webhooks; polling as well', state.mailbox.email, formatDuration(this.options.fallbackAfter));
           subscriber.polled = true;
@@ -299,7 +309,7 @@ export class MailHub implements AsyncDisposable {
       close() {
         if (closed) return;
         closed = true;
-        detach(state, subscriber);
+        detach(state, subscriber, hub.#clock);
         if (subscriber.polled) hub.#updatePollSet();
       },
       get delivery() {
@@ -359,7 +369,7 @@ export class MailHub implements AsyncDisposable {
 
   #goneError(state: MailboxState, cause: unknown): MailwrightFixtureError {
     const expiresAt = new Date(state.mailbox.expiresAt);
-    const expired = expiresAt.getTime() <= Date.now() + 1_000;
+    const expired = expiresAt.getTime() <= this.#clock.now() + 1_000;
     return new MailwrightFixtureError(
       FIXTURE_ERROR_CODES.mailboxGone,
       expired
@@ -370,14 +380,14 @@ export class MailHub implements AsyncDisposable {
   }
 
   #markGone(state: MailboxState, error: Error): void {
-    endWaits(state, (subscriber) => subscriber.onGone(error));
+    endWaits(state, (subscriber) => subscriber.onGone(error), this.#clock);
     this.#updatePollSet();
   }
 
   /** A batch poll answered 404: find the mailbox(es) that are gone and fail their waits. */
   async #onMailboxGone(ids: string[], error: MailwrightApiError): Promise<void> {
     const states = ids.map((id) => this.#mailboxes.get(id)).filter((s): s is MailboxState => s !== undefined);
-    let gone = states.filter((s) => new Date(s.mailbox.expiresAt).getTime() <= Date.now() + 1_000);
+    let gone = states.filter((s) => new Date(s.mailbox.expiresAt).getTime() <= this.#clock.now() + 1_000);
     if (gone.length === 0) {
       gone = [];
       for (const state of states) {

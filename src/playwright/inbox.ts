@@ -6,7 +6,7 @@ import { test as base } from '@playwright/test';
 import createDebug from 'debug';
 import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';
 import type { CodeHints, LinkHints } from '../extract/index.js';
-import type { Mailbox, Refusal } from '../protocol/index.js';
+import type { Clock, Mailbox, Refusal } from '../protocol/index.js';
 import {
   formatClock,
   formatDuration,
@@ -117,6 +117,8 @@ export interface InboxHost {
   readonly defaultTimeout: number;
   /** The `attach` option. */
   readonly attach: AttachPolicy;
+  /** Where wait timeouts run (the hub's clock). */
+  readonly clock: Clock;
 }
 
 const debug = createDebug('mailwright:wait');
@@ -469,11 +471,11 @@ export class Inbox {
     return new Promise<RaceResult<T>>((resolve, reject) => {
       let settled = false;
       let subscription: InboxSubscription | undefined;
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timer: unknown;
       const finish = (settle: () => void) => {
         if (settled) return;
         settled = true;
-        if (timer) clearTimeout(timer);
+        if (timer !== undefined) host.clock.clearTimeout(timer);
         subscription?.close();
         settle();
       };
@@ -531,7 +533,7 @@ export class Inbox {
         const delivery = subscription?.delivery ?? 'unknown';
         finish(() => resolve({ found: false, arrived: inWindow(arrived), matched, delivery, ...(listIncomplete ? { listIncomplete } : {}) }));
       };
-      timer = setTimeout(() => {
+      timer = host.clock.setTimeout(() => {
         onTimeout().then(undefined, (error: unknown) => finish(() => reject(error)));
       }, timeout);
     });

@@ -3,7 +3,7 @@
 // to those waits. How mail arrives (webhook receiver, poll loop, a listing) is the hub's and
 // the webhook link's business; this only counts which path saw a message first.
 import createDebug from 'debug';
-import type { Mailbox, Message } from '../protocol/index.js';
+import { systemClock, type Clock, type Mailbox, type Message } from '../protocol/index.js';
 import type { SubscriptionHandlers } from './inbox.js';
 import { MailMessage } from './message.js';
 
@@ -18,8 +18,8 @@ export interface Subscriber extends SubscriptionHandlers {
   polled: boolean;
   /** Whether polling joined in because webhooks stayed silent. */
   usedFallback: boolean;
-  fallbackTimer?: ReturnType<typeof setTimeout>;
-  checkTimer?: ReturnType<typeof setTimeout>;
+  fallbackTimer?: unknown;
+  checkTimer?: unknown;
 }
 
 /** A mailbox of this worker. */
@@ -42,6 +42,9 @@ export class Mailboxes {
   readonly #states = new Map<string, MailboxState>();
   readonly #counts: ArrivalCounts = { webhook: 0, poll: 0, api: 0, duplicates: 0 };
 
+  /** @param clock where the waits' timers were set (the hub's). */
+  constructor(readonly clock: Clock = systemClock) {}
+
   add(mailbox: Mailbox): MailboxState {
     const state: MailboxState = { mailbox, messages: new Map(), subscribers: new Set(), cursor: undefined, listing: undefined };
     this.#states.set(mailbox.id, state);
@@ -57,7 +60,7 @@ export class Mailboxes {
     const state = this.#states.get(mailboxId);
     if (!state) return undefined;
     this.#states.delete(mailboxId);
-    endWaits(state, (subscriber) => subscriber.onDropped());
+    endWaits(state, (subscriber) => subscriber.onDropped(), this.clock);
     return state;
   }
 
@@ -112,17 +115,17 @@ export class Mailboxes {
   }
 }
 
-/** Takes one wait off its mailbox: its timers stop and it gets no more messages. */
-export function detach(state: MailboxState, subscriber: Subscriber): void {
-  clearTimeout(subscriber.fallbackTimer);
-  clearTimeout(subscriber.checkTimer);
+/** Takes one wait off its mailbox: its timers (set on `clock`) stop and it gets no more messages. */
+export function detach(state: MailboxState, subscriber: Subscriber, clock: Clock): void {
+  if (subscriber.fallbackTimer !== undefined) clock.clearTimeout(subscriber.fallbackTimer);
+  if (subscriber.checkTimer !== undefined) clock.clearTimeout(subscriber.checkTimer);
   state.subscribers.delete(subscriber);
 }
 
 /** Detaches every wait of the mailbox and tells each how it ended. */
-export function endWaits(state: MailboxState, end: (subscriber: Subscriber) => void): void {
+export function endWaits(state: MailboxState, end: (subscriber: Subscriber) => void, clock: Clock): void {
   for (const subscriber of [...state.subscribers]) {
-    detach(state, subscriber);
+    detach(state, subscriber, clock);
     end(subscriber);
   }
 }

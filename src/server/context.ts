@@ -3,18 +3,9 @@ import type { Logger } from 'pino';
 import type { ServiceBus } from './events.js';
 import type { Store } from './store/store.js';
 
-/** Time source; tests substitute a controllable one. */
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): { unref?(): unknown };
-  clearTimeout(handle: unknown): void;
-}
+import type { Clock } from '../protocol/clock.js';
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+export { systemClock, type Clock } from '../protocol/clock.js';
 
 /** Limits a role grants. `null` = unlimited. */
 export interface RoleLimits {
