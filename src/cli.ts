@@ -17,9 +17,13 @@ import type { AccountRecord, Store } from './server/store/store.js';
 import { VERSION } from './server/version.js';
 
 /** A wrong command line (unknown command or option, missing or invalid argument): exit 2. */
-class UsageError extends Error {}
+class UsageError extends Error {
+  readonly code = 'MW_ERR_USAGE';
+}
 /** A failure while running that its message fully explains (no stack): exit 1. */
-class RunError extends Error {}
+class RunError extends Error {
+  readonly code = 'MW_ERR_RUN';
+}
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 

@@ -61,7 +61,7 @@ function cliPath(): string {
     const path = fileURLToPath(candidate);
     if (existsSync(path)) return path;
   }
-  throw new Error(`mailwrightServer(): cannot find the mailwright CLI (looked for ${candidates.map((c) => fileURLToPath(c)).join(' and ')}); run \`npm run build\` in the mailwright package`);
+  throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.cliNotFound, `mailwrightServer(): cannot find the mailwright CLI (looked for ${candidates.map((c) => fileURLToPath(c)).join(' and ')}); run \`npm run build\` in the mailwright package`);
 }
 
 function quote(arg: string): string {

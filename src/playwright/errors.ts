@@ -27,6 +27,10 @@ export const FIXTURE_ERROR_CODES = {
   hubClosed: 'MW_ERR_HUB_CLOSED',
   /** A wait or matcher was still pending when the test body ended: a missing `await`. */
   notAwaited: 'MW_ERR_NOT_AWAITED',
+  /** A call got an argument it cannot use (a timeout that is not a number, a count below 0, not an inbox). */
+  invalidArgument: 'MW_ERR_INVALID_ARGUMENT',
+  /** `mailwrightServer()` cannot find the mailwright CLI to start (the package is not built). */
+  cliNotFound: 'MW_ERR_CLI_NOT_FOUND',
 } as const;
 
 /** One of {@link FIXTURE_ERROR_CODES}. */

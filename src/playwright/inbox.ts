@@ -8,8 +8,10 @@ import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '
 import type { CodeHints, LinkHints } from '../extract/index.js';
 import type { Clock, Mailbox, Refusal } from '../protocol/index.js';
 import {
+  FIXTURE_ERROR_CODES,
   formatClock,
   formatDuration,
+  MailwrightFixtureError,
   MailwrightTimeoutError,
   MailwrightUnexpectedMessageError,
   type WaitTimeoutDetails,
@@ -156,7 +158,7 @@ type RaceResult<T> =
 function toTime(value: Date | number | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const ms = value instanceof Date ? value.getTime() : value;
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name} must be a Date or a time in ms since the epoch, got ${String(value)}`);
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `${name} must be a Date or a time in ms since the epoch, got ${String(value)}`);
   return ms;
 }
 
@@ -322,6 +324,8 @@ export class Inbox {
       race: <T>(match: MatchInput | undefined, extract: (m: MailMessage) => T | undefined, timeout: number, since: Date | number | undefined, finalCheck: boolean) =>
         this.#race(match, extract, timeout, this.#since(since), finalCheck),
       defaultTimeout: (timeout?: number) => this.#timeout(timeout),
+      /** The hub's clock (what matchers measure their deadline on). */
+      now: () => this.#host.clock.now(),
       timeoutError: (result: RaceResult<unknown> & { found: false }, match: MatchInput | undefined, timeout: number, since: Date | number | undefined, startedAt: Date) =>
         this.#timeoutError('message', result, match, timeout, this.#since(since), startedAt),
     };
@@ -345,7 +349,7 @@ export class Inbox {
 
   #timeout(timeout: number | undefined): number {
     if (timeout !== undefined) {
-      if (!Number.isFinite(timeout) || timeout < 0) throw new TypeError(`timeout must be a number of ms ≥ 0, got ${timeout}`);
+      if (!Number.isFinite(timeout) || timeout < 0) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `timeout must be a number of ms ≥ 0, got ${timeout}`);
       return timeout;
     }
     let value = this.#host.defaultTimeout;

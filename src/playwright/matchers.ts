@@ -1,7 +1,7 @@
 // Owns the inbox matchers for `expect.extend`: toReceive(match, { timeout, since }) and
 // toHaveMessageCount(n, { timeout, since }), with `.not` support and readable failures.
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
-import { formatClock, formatDuration, MailwrightTimeoutError } from './errors.js';
+import { FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError, MailwrightTimeoutError } from './errors.js';
 import { Inbox, INBOX_INTERNALS } from './inbox.js';
 import { describeMatch, validateMatch, type MatchInput } from './match.js';
 import { trackPending } from './test-scope.js';
@@ -30,7 +30,7 @@ export interface ToHaveMessageCountOptions {
 
 function assertInbox(received: unknown, matcher: string): Inbox {
   if (received instanceof Inbox) return received;
-  throw new TypeError(`expect(…).${matcher}() needs an inbox from the mailwright fixtures (expect(inbox).${matcher}(…)), got ${received === null ? 'null' : typeof received}`);
+  throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `expect(…).${matcher}() needs an inbox from the mailwright fixtures (expect(inbox).${matcher}(…)), got ${received === null ? 'null' : typeof received}`);
 }
 
 /**
@@ -89,14 +89,14 @@ async function toReceive(this: ExpectMatcherState, received: Inbox, match?: Matc
 
 async function toHaveMessageCount(this: ExpectMatcherState, received: Inbox, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
   const inbox = assertInbox(received, 'toHaveMessageCount');
-  if (!Number.isInteger(expected) || expected < 0) throw new TypeError(`toHaveMessageCount(n) needs a whole number ≥ 0, got ${String(expected)}`);
+  if (!Number.isInteger(expected) || expected < 0) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `toHaveMessageCount(n) needs a whole number ≥ 0, got ${String(expected)}`);
   const internals = inbox[INBOX_INTERNALS];
   const timeout = options.timeout ?? this.timeout;
-  const deadline = Date.now() + timeout;
+  const deadline = internals.now() + timeout;
   let messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
-  while (!this.isNot && messages.length < expected && Date.now() < deadline) {
+  while (!this.isNot && messages.length < expected && internals.now() < deadline) {
     const seen = new Set(messages.map((m) => m.id));
-    const next = await internals.race(undefined, (m) => (seen.has(m.id) ? undefined : m), deadline - Date.now(), options.since, false);
+    const next = await internals.race(undefined, (m) => (seen.has(m.id) ? undefined : m), deadline - internals.now(), options.since, false);
     if (!next.found) break;
     messages = await inbox.messages({ ...(options.since !== undefined ? { since: options.since } : {}) });
   }

@@ -26,6 +26,11 @@ export class FakeClock implements Clock {
     return { id, unref() {} };
   }
 
+  /** Timers set on this clock and neither fired nor cleared: lets a test wait until code under test has armed one. */
+  get pending(): number {
+    return this.#timers.size;
+  }
+
   clearTimeout(handle: unknown): void {
     this.#timers.delete((handle as { id: number }).id);
   }

@@ -41,4 +41,6 @@ base('the matchers are registered on the exported expect and refuse what is not 
   const matchers = expect({ url: () => '' }) as unknown as Record<'toReceive' | 'toHaveMessageCount', (...args: unknown[]) => Promise<void>>;
   await baseExpect(matchers.toReceive({ subject: 'x' })).rejects.toThrow(/toReceive/);
   await baseExpect(matchers.toHaveMessageCount(1)).rejects.toThrow(/toHaveMessageCount/);
+  // A coded fixture error, not a bare TypeError.
+  await baseExpect(matchers.toReceive({ subject: 'x' })).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', name: 'MailwrightFixtureError' });
 });

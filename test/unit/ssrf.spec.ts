@@ -71,7 +71,7 @@ test.describe('assertWebhookUrlAllowed', () => {
     test(`refuses ${url}`, () => {
       const error = refusal(url);
       expect(error, `${url} should be refused`).not.toBeNull();
-      expect(error!.code).toBe('private_address');
+      expect(error!.code).toBe('MW_ERR_WEBHOOK_URL_PRIVATE');
       expect(error!.url).toBe(url);
       expect(error!.message).toContain(url);
       expect(error!.message).toContain('--allow-private-webhooks');
@@ -118,7 +118,7 @@ test.describe('assertWebhookUrlAllowed', () => {
     test(`refuses the non-http scheme of ${url}`, () => {
       const error = checkWebhookUrl(url, { allowPrivate: true });
       expect(error).toBeInstanceOf(WebhookUrlError);
-      expect(error!.code).toBe('invalid_url');
+      expect(error!.code).toBe('MW_ERR_WEBHOOK_URL_INVALID');
       expect(error!.message).toContain(url);
       expect(error!.message).toContain('only http and https');
     });
@@ -127,7 +127,7 @@ test.describe('assertWebhookUrlAllowed', () => {
   for (const url of ['', 'not a url', '/relative/path', 'example.com/hook']) {
     test(`refuses the malformed URL ${JSON.stringify(url)}`, () => {
       const error = checkWebhookUrl(url, { allowPrivate: true });
-      expect(error!.code).toBe('invalid_url');
+      expect(error!.code).toBe('MW_ERR_WEBHOOK_URL_INVALID');
       expect(error!.message).toContain('not an absolute URL');
     });
   }
@@ -203,7 +203,7 @@ test('a DNS-time refusal reaches API callers as "refused: private address"; wher
 test('a host name beyond DNS limits is refused whatever the policy: a name over 253 characters, a label over 63', () => {
   for (const allowPrivate of [false, true]) {
     const long = checkWebhookUrl(`http://${'a'.repeat(3000)}.example/x`, { allowPrivate });
-    expect(long?.code).toBe('invalid_url');
+    expect(long?.code).toBe('MW_ERR_WEBHOOK_URL_INVALID');
     expect(long?.message).toContain('is 3008 characters long; a DNS name has at most 253');
     expect(checkWebhookUrl(`http://${'a'.repeat(64)}.example/x`, { allowPrivate })?.message).toContain('has a 64-character label');
     const many = checkWebhookUrl(`http://${Array.from({ length: 60 }, () => 'abcde').join('.')}.example/x`, { allowPrivate });

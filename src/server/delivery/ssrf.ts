@@ -7,7 +7,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { ResolvedConfig } from '../context.js';
 
 /** Why a webhook URL was refused. */
-type WebhookUrlErrorCode = 'invalid_url' | 'private_address';
+type WebhookUrlErrorCode = 'MW_ERR_WEBHOOK_URL_INVALID' | 'MW_ERR_WEBHOOK_URL_PRIVATE';
 
 const WAY_OUT = 'start the server on a loopback host or pass --allow-private-webhooks';
 
@@ -177,22 +177,22 @@ export function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): WebhookU
   try {
     parsed = new URL(url);
   } catch {
-    return new WebhookUrlError('invalid_url', url, 'absolute URL', `webhook URL ${JSON.stringify(url)} is not an absolute URL; give one such as https://example.com/hooks/mail`);
+    return new WebhookUrlError('MW_ERR_WEBHOOK_URL_INVALID', url, 'absolute URL', `webhook URL ${JSON.stringify(url)} is not an absolute URL; give one such as https://example.com/hooks/mail`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return new WebhookUrlError(
-      'invalid_url', url, 'http or https',
+      'MW_ERR_WEBHOOK_URL_INVALID', url, 'http or https',
       `webhook URL ${url} uses ${parsed.protocol.slice(0, -1)}; only http and https URLs can receive webhooks`,
     );
   }
   const nameError = hostNameError(bareHost(parsed.hostname));
-  if (nameError) return new WebhookUrlError('invalid_url', url, 'DNS name limits', `webhook URL host ${nameError}; use a real host name`);
+  if (nameError) return new WebhookUrlError('MW_ERR_WEBHOOK_URL_INVALID', url, 'DNS name limits', `webhook URL host ${nameError}; use a real host name`);
   if (policy.allowPrivate) return null;
   const host = bareHost(parsed.hostname);
   const rule = privateAddressRule(host) ?? BLOCKED_NAMES.find((n) => n.test(host))?.label ?? null;
   if (rule === null) return null;
   return new WebhookUrlError(
-    'private_address', url, rule,
+    'MW_ERR_WEBHOOK_URL_PRIVATE', url, rule,
     `webhook URL ${url} targets ${host}, a ${rule}; private and loopback targets are refused while the server listens on a public host — ${WAY_OUT}`,
   );
 }
@@ -210,7 +210,7 @@ export function assertWebhookUrlAllowed(url: string, policy: WebhookUrlPolicy): 
 /** The error a guarded lookup fails with; undici passes it through as the request's error. */
 export class PrivateAddressError extends Error {
   override readonly name = 'PrivateAddressError';
-  readonly code = 'ERR_WEBHOOK_PRIVATE_ADDRESS';
+  readonly code = 'MW_ERR_WEBHOOK_PRIVATE_ADDRESS';
   constructor(readonly hostname: string, readonly address: string, readonly rule: string) {
     super(`${hostname} resolves to ${address}, a ${rule}; private and loopback targets are refused while the server listens on a public host — ${WAY_OUT}`);
   }

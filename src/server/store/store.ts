@@ -134,7 +134,7 @@ export interface AttemptRecord {
 
 /** Thrown by the store when a unique value is already in use. */
 export class StoreConflictError extends Error {
-  readonly code = 'STORE_CONFLICT';
+  readonly code = 'MW_ERR_STORE_CONFLICT';
   constructor(readonly subject: string, message: string) {
     super(message);
     this.name = 'StoreConflictError';
