@@ -8,7 +8,7 @@ import { hashSecret, normalizeRedeemCode } from './auth/secrets.js';
 import type { RoleLimits, ServiceContext } from './context.js';
 import { assertWebhookUrlAllowed, privateWebhooksAllowed, WebhookUrlError } from './delivery/ssrf.js';
 import { randomToken } from './ids.js';
-import { StoreConflictError, type AccountRecord, type MailboxRecord, type WebhookRecord } from './store/store.js';
+import { MailboxLimitError, StoreConflictError, type AccountRecord, type MailboxRecord, type WebhookRecord } from './store/store.js';
 
 /** Random local parts tried before giving up (each collision is ~1 in 36^12). */
 const RANDOM_NAME_TRIES = 5;
@@ -44,18 +44,8 @@ export async function createMailboxFor(ctx: ServiceContext, account: AccountReco
   if (input.webhookId !== undefined && !(await store.getWebhook(account.id, input.webhookId))) {
     throw new ApiError('invalid_request', `webhookId "${input.webhookId}" is not a webhook of this account; create one with POST /api/config/webhooks`, 'webhookId');
   }
-  if (limits.maxMailboxes !== null) {
-    const live = await store.countLiveMailboxes(account.id, now);
-    if (live >= limits.maxMailboxes) {
-      throw new ApiError(
-        'mailbox_limit',
-        `account ${account.email} has ${live} live mailboxes and role ${account.role} allows ${limits.maxMailboxes} at once; ` +
-          'end the ones you are done with (POST /api/emails/{id}/expire), create them with a shorter expiryTime, or move the account to a role with a higher limit',
-      );
-    }
-  }
   const create = (local: string) =>
-    store.createMailbox({ accountId: account.id, address: `${local}@${domain}`, webhookId: input.webhookId ?? null, createdAt: now, expiresAt: now + input.expiryTime }, now);
+    store.createMailbox({ accountId: account.id, address: `${local}@${domain}`, webhookId: input.webhookId ?? null, createdAt: now, expiresAt: now + input.expiryTime }, now, limits.maxMailboxes);
   let tried = name;
   try {
     if (name) return await create(name);
@@ -68,6 +58,13 @@ export async function createMailboxFor(ctx: ServiceContext, account: AccountReco
       }
     }
   } catch (error) {
+    if (error instanceof MailboxLimitError) {
+      throw new ApiError(
+        'mailbox_limit',
+        `account ${account.email} has ${error.live} live mailboxes and role ${account.role} allows ${error.limit} at once; ` +
+          'end the ones you are done with (POST /api/emails/{id}/expire), create them with a shorter expiryTime, or move the account to a role with a higher limit',
+      );
+    }
     if (!(error instanceof StoreConflictError)) throw error;
     if (name) throw new ApiError('address_taken', `${name}@${domain} is already a live mailbox; choose another name or leave name out for a random one`, 'name');
     throw new ApiError('address_taken', `${RANDOM_NAME_TRIES} random addresses in a row at ${domain} were taken (the last ${tried}@${domain}); send the request again`);

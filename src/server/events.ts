@@ -7,6 +7,8 @@ interface ServiceEvents {
   'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[]];
   /** The service is stopping: long-polls answer now with what they have. */
   shutdown: [];
+  /** Commits of other instances may have been missed (their feed reconnected): waiters re-check the store. */
+  resync: [];
 }
 
 /** A typed EventEmitter for {@link ServiceEvents}. */

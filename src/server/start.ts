@@ -75,9 +75,20 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
     undo.push(() => store.close());
     const ctx: ServiceContext = { config, store, bus: new ServiceBus(), log, clock };
 
-    let apiKey: string | null = config.apiKey;
-    if (apiKey) await ensureAdminKey(store, apiKey, clock.now());
-    else apiKey = await bootstrapAdmin(store, clock.now());
+    // Instances starting together on one shared store make the admin and its key once.
+    const apiKey = await store.withStartupLock(async () => {
+      if (config.apiKey) {
+        await ensureAdminKey(store, config.apiKey, clock.now());
+        return config.apiKey;
+      }
+      return bootstrapAdmin(store, clock.now());
+    });
+    // On a shared store, mail committed through another instance wakes this one's waiters too.
+    const stopWatching = store.watchCommits?.({
+      onMessage: (message) => ctx.bus.emit('message.stored', message, []),
+      onResync: () => ctx.bus.emit('resync'),
+    });
+    if (stopWatching) undo.push(stopWatching);
 
     const dispatcher = new WebhookDispatcher(ctx).start();
     undo.push(() => dispatcher.close());

@@ -21,6 +21,8 @@ export function waitForStoredMessage(
     if (matches(message)) finish(true);
   };
   const onAbort = () => finish(false);
+  // Something may have been committed unseen: answer "look again" and let the caller re-query.
+  const onResync = () => finish(true);
   const timer = setTimeout(() => finish(false), timeoutMs);
   timer.unref();
   function finish(value: boolean) {
@@ -31,10 +33,12 @@ export function waitForStoredMessage(
     clearTimeout(timer);
     bus.off('message.stored', onStored);
     bus.off('shutdown', onAbort);
+    bus.off('resync', onResync);
     signal.removeEventListener('abort', onAbort);
   }
   bus.on('message.stored', onStored);
   bus.on('shutdown', onAbort);
+  bus.on('resync', onResync);
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) finish(false);
   return { arrived, dispose };

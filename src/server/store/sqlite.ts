@@ -6,6 +6,11 @@ import Database from 'better-sqlite3';
 import { newId } from '../ids.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import {
+  accountFromRow, apiKeyFromRow, attemptFromRow, BODY_COLUMNS, deliveryFromRow, mailboxFromRow, messageFromRow, num, optNum, refusalFromRow,
+  sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
+} from './rows.js';
+import {
+  MailboxLimitError,
   StoreConflictError,
   type AccountRecord,
   type ApiKeyRecord,
@@ -24,111 +29,9 @@ import {
   type WebhookRecord,
 } from './store.js';
 
-type Row = Record<string, unknown>;
-
 /** Most refusals kept (the sweeper trims the oldest beyond it). */
 const REFUSALS_KEPT = 10_000;
 
-const num = (v: unknown) => Number(v);
-const str = (v: unknown) => String(v);
-const optNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const optStr = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
-function accountFromRow(r: Row): AccountRecord {
-  return {
-    id: str(r.id),
-    email: str(r.email),
-    role: str(r.role),
-    isAdmin: Boolean(r.is_admin),
-    passwordHash: optStr(r.password_hash),
-    createdAt: num(r.created_at),
-  };
-}
-
-function apiKeyFromRow(r: Row): ApiKeyRecord {
-  return {
-    id: str(r.id),
-    accountId: str(r.account_id),
-    name: str(r.name),
-    prefix: str(r.prefix),
-    scopes: str(r.scopes).split(',').filter(Boolean) as Scope[],
-    createdAt: num(r.created_at),
-    revokedAt: optNum(r.revoked_at),
-    lastUsedAt: optNum(r.last_used_at),
-  };
-}
-
-function mailboxFromRow(r: Row): MailboxRecord {
-  return {
-    id: str(r.id),
-    accountId: str(r.account_id),
-    address: str(r.address),
-    webhookId: optStr(r.webhook_id),
-    createdAt: num(r.created_at),
-    expiresAt: num(r.expires_at),
-  };
-}
-
-function messageFromRow(r: Row, withBody: boolean): StoredMessage {
-  const message: StoredMessage = {
-    id: str(r.id),
-    seq: num(r.seq),
-    accountId: str(r.account_id),
-    mailboxId: str(r.mailbox_id),
-    mailbox: str(r.mailbox),
-    from: r.from_json ? JSON.parse(str(r.from_json)) : null,
-    to: JSON.parse(str(r.to_json)),
-    cc: JSON.parse(str(r.cc_json)),
-    subject: str(r.subject),
-    receivedAt: num(r.received_at),
-    size: num(r.size),
-  };
-  if (withBody) {
-    message.body = {
-      headers: JSON.parse(str(r.headers_json)),
-      text: optStr(r.text_body),
-      html: optStr(r.html_body),
-      attachments: JSON.parse(str(r.attachments_json)),
-    };
-  }
-  return message;
-}
-
-function webhookFromRow(r: Row): WebhookRecord {
-  return {
-    id: str(r.id), accountId: str(r.account_id), url: str(r.url), catchAll: Boolean(r.catch_all), secret: str(r.secret),
-    createdAt: num(r.created_at), refusingSince: optNum(r.refusing_since),
-  };
-}
-
-function deliveryFromRow(r: Row): DeliveryRecord {
-  return {
-    id: str(r.id),
-    webhookId: str(r.webhook_id),
-    accountId: str(r.account_id),
-    event: str(r.event),
-    messageId: optStr(r.message_id),
-    mailboxId: optStr(r.mailbox_id),
-    status: str(r.status) as DeliveryRecord['status'],
-    attempts: num(r.attempts),
-    nextAttemptAt: optNum(r.next_attempt_at),
-    createdAt: num(r.created_at),
-  };
-}
-
-function attemptFromRow(r: Row): AttemptRecord {
-  return {
-    attempt: num(r.attempt),
-    at: num(r.at),
-    durationMs: num(r.duration_ms),
-    statusCode: optNum(r.status_code),
-    error: optStr(r.error),
-    ok: Boolean(r.ok),
-  };
-}
-
-const SUMMARY_COLUMNS = 'seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size';
-const BODY_COLUMNS = `${SUMMARY_COLUMNS}, headers_json, text_body, html_body, attachments_json`;
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -274,7 +177,7 @@ class SqliteStore implements Store {
 
   async getSession(idHash: string, now: Millis) {
     const row = this.#get('SELECT * FROM web_sessions WHERE id_hash = ? AND expires_at > ?', idHash, now);
-    return row ? { idHash: str(row.id_hash), accountId: str(row.account_id), data: str(row.data), expiresAt: num(row.expires_at) } : null;
+    return row ? sessionFromRow(row) : null;
   }
 
   async deleteSession(idHash: string) {
@@ -340,9 +243,13 @@ class SqliteStore implements Store {
 
   // ---- mailboxes
 
-  async createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis): Promise<MailboxRecord> {
+  async createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis, maxLive?: number | null): Promise<MailboxRecord> {
     const mailbox: MailboxRecord = { ...input, id: input.id ?? newId('mbx'), address: input.address.toLowerCase() };
     return this.db.transaction(() => {
+      if (maxLive !== undefined && maxLive !== null) {
+        const live = num(this.#get('SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?', mailbox.accountId, now)?.n);
+        if (live >= maxLive) throw new MailboxLimitError(live, maxLive);
+      }
       const existing = this.#get('SELECT id, expires_at FROM mailboxes WHERE address = ?', mailbox.address);
       if (existing) {
         if (num(existing.expires_at) > now) throw new StoreConflictError('mailbox', `the address ${mailbox.address} is taken by a live mailbox`);
@@ -612,14 +519,7 @@ class SqliteStore implements Store {
     const rows = input.accountId === null
       ? this.#all('SELECT * FROM refusals WHERE at >= ? ORDER BY seq LIMIT ?', input.since, input.limit)
       : this.#all('SELECT * FROM refusals WHERE account_id = ? AND at >= ? ORDER BY seq LIMIT ?', input.accountId, input.since, input.limit);
-    return rows.map((row): RefusalRecord => ({
-      at: num(row.at),
-      address: str(row.address),
-      reason: str(row.reason) as RefusalRecord['reason'],
-      reply: str(row.reply),
-      mailFrom: row.mail_from === null ? null : str(row.mail_from),
-      accountId: row.account_id === null ? null : str(row.account_id),
-    }));
+    return rows.map(refusalFromRow);
   }
 
   // ---- expiry
@@ -642,6 +542,17 @@ class SqliteStore implements Store {
       this.#run('DELETE FROM sign_in_tokens WHERE expires_at <= ?', now);
       return { mailboxes: ids.length, ...removed };
     }).immediate();
+  }
+
+  // ---- several instances
+
+  #startup: Promise<unknown> = Promise.resolve();
+
+  /** One process owns a SQLite store: callers in it take turns. */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.#startup.then(fn);
+    this.#startup = turn.catch(() => {});
+    return turn;
   }
 
   async close() {

@@ -141,6 +141,23 @@ export class StoreConflictError extends Error {
   }
 }
 
+/** Thrown by `createMailbox` when the account already holds as many live mailboxes as its role allows. */
+export class MailboxLimitError extends Error {
+  readonly code = 'MW_ERR_MAILBOX_LIMIT';
+  constructor(readonly live: number, readonly limit: number) {
+    super(`the account has ${live} live mailboxes; the limit is ${limit}`);
+    this.name = 'MailboxLimitError';
+  }
+}
+
+/** What a store shared by several instances reports of commits made by the others. */
+export interface CommitWatcher {
+  /** A message copy another instance committed (its summary, without body). */
+  onMessage(message: StoredMessage): void;
+  /** The watch was interrupted and is back: anything may have been missed, so re-check the store. */
+  onResync(): void;
+}
+
 /** One copy of an incoming message to store: its mailbox and the webhooks it is delivered to. */
 export interface CopyPlan {
   mailboxId: string;
@@ -201,8 +218,13 @@ export interface Store {
   redeemCode(input: { hash: string; accountId: string; period: string; now: Millis }): Promise<number | null>;
 
   // ---- mailboxes
-  /** Creates a mailbox; an expired one at the same address is replaced. Throws StoreConflictError when a live one holds it. */
-  createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis): Promise<MailboxRecord>;
+  /**
+   * Creates a mailbox; an expired one at the same address is replaced. Throws
+   * StoreConflictError when a live one holds it, and MailboxLimitError when `maxLive` is given
+   * and the account already has that many live mailboxes (checked in the same transaction, so
+   * concurrent creations on several instances cannot pass it together).
+   */
+  createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis, maxLive?: number | null): Promise<MailboxRecord>;
   /** A live mailbox of the account by id or address. */
   getMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
   countLiveMailboxes(accountId: string, now: Millis): Promise<number>;
@@ -279,6 +301,18 @@ export interface Store {
   expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
   /** Deletes mailboxes expired at `now` with their messages and pending deliveries (and expired sessions and sign-in tokens). */
   sweepExpired(now: Millis): Promise<{ mailboxes: number; messages: number; deliveries: number }>;
+
+  // ---- several instances
+  /**
+   * Runs `fn` while no other instance sharing this store runs its own (start-up: the first
+   * admin account and key are made once however many instances start together).
+   */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Reports commits made by other instances sharing the store (Postgres: LISTEN/NOTIFY).
+   * Absent where one process owns the store. Returns a function that stops watching.
+   */
+  watchCommits?(watcher: CommitWatcher): () => Promise<void>;
 
   close(): Promise<void>;
 }

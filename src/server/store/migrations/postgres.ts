@@ -1,0 +1,147 @@
+// Owns the Postgres schema as numbered migrations; applied in order, each once, under an
+// advisory lock so that instances starting together on an empty database migrate once.
+// Times are epoch ms (BIGINT); JSON fields are TEXT, as in SQLite, so both backends share
+// their row mappers.
+export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL,
+  is_admin BOOLEAN NOT NULL DEFAULT FALSE,
+  password_hash TEXT,
+  created_at BIGINT NOT NULL
+);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  scopes TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  revoked_at BIGINT,
+  last_used_at BIGINT
+);
+CREATE TABLE quota_usage (
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  period TEXT NOT NULL,
+  used BIGINT NOT NULL,
+  PRIMARY KEY (account_id, period)
+);
+CREATE TABLE top_ups (
+  id BIGSERIAL PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  period TEXT NOT NULL,
+  calls BIGINT NOT NULL,
+  source TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX top_ups_account_period ON top_ups(account_id, period);
+CREATE TABLE redeem_codes (
+  hash TEXT PRIMARY KEY,
+  calls BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  redeemed_by TEXT,
+  redeemed_at BIGINT
+);
+CREATE TABLE mailboxes (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  address TEXT NOT NULL UNIQUE,
+  webhook_id TEXT,
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX mailboxes_account ON mailboxes(account_id, expires_at);
+CREATE INDEX mailboxes_expiry ON mailboxes(expires_at);
+-- seq is taken from this sequence only under the message-commit advisory lock (see the store).
+CREATE SEQUENCE message_seq;
+CREATE TABLE messages (
+  seq BIGINT PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL,
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes(id) ON DELETE CASCADE,
+  mailbox TEXT NOT NULL,
+  from_json TEXT,
+  to_json TEXT NOT NULL,
+  cc_json TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  received_at BIGINT NOT NULL,
+  size BIGINT NOT NULL,
+  headers_json TEXT NOT NULL,
+  text_body TEXT,
+  html_body TEXT,
+  attachments_json TEXT NOT NULL,
+  raw BYTEA NOT NULL
+);
+CREATE INDEX messages_account_seq ON messages(account_id, seq);
+CREATE INDEX messages_mailbox_seq ON messages(mailbox_id, seq);
+CREATE TABLE webhooks (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  url TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  catch_all BOOLEAN NOT NULL DEFAULT TRUE,
+  refusing_since BIGINT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX webhooks_account ON webhooks(account_id);
+CREATE TABLE deliveries (
+  id TEXT PRIMARY KEY,
+  webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  account_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  message_id TEXT,
+  mailbox_id TEXT,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT,
+  created_at BIGINT NOT NULL,
+  ord BIGSERIAL
+);
+CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
+CREATE INDEX deliveries_webhook ON deliveries(webhook_id, created_at);
+CREATE INDEX deliveries_mailbox ON deliveries(mailbox_id);
+CREATE TABLE delivery_attempts (
+  delivery_id TEXT NOT NULL REFERENCES deliveries(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  at BIGINT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  ok BOOLEAN NOT NULL,
+  PRIMARY KEY (delivery_id, attempt)
+);
+CREATE TABLE refusals (
+  seq BIGSERIAL PRIMARY KEY,
+  at BIGINT NOT NULL,
+  address TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  reply TEXT NOT NULL,
+  mail_from TEXT,
+  account_id TEXT
+);
+CREATE INDEX refusals_at ON refusals(at);
+CREATE INDEX refusals_account ON refusals(account_id, at);
+CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE web_sessions (
+  id_hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  data TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX web_sessions_account ON web_sessions(account_id);
+CREATE INDEX web_sessions_expiry ON web_sessions(expires_at);
+CREATE TABLE sign_in_tokens (
+  hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  expires_at BIGINT NOT NULL,
+  used_at BIGINT
+);
+CREATE INDEX sign_in_tokens_expiry ON sign_in_tokens(expires_at);
+`,
+  },
+];

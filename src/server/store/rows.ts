@@ -1,0 +1,122 @@
+// Owns turning database rows into store records, for both backends: column names are the
+// same in SQLite and Postgres, and every value is normalised here (Postgres BIGINT arrives as
+// a string, SQLite booleans as 0/1).
+import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, MailboxRecord, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
+
+export type Row = Record<string, unknown>;
+
+export const num = (v: unknown) => Number(v);
+export const str = (v: unknown) => String(v);
+export const optNum = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+export const optStr = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+export function accountFromRow(r: Row): AccountRecord {
+  return {
+    id: str(r.id),
+    email: str(r.email),
+    role: str(r.role),
+    isAdmin: Boolean(r.is_admin),
+    passwordHash: optStr(r.password_hash),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function apiKeyFromRow(r: Row): ApiKeyRecord {
+  return {
+    id: str(r.id),
+    accountId: str(r.account_id),
+    name: str(r.name),
+    prefix: str(r.prefix),
+    scopes: str(r.scopes).split(',').filter(Boolean) as Scope[],
+    createdAt: num(r.created_at),
+    revokedAt: optNum(r.revoked_at),
+    lastUsedAt: optNum(r.last_used_at),
+  };
+}
+
+export function mailboxFromRow(r: Row): MailboxRecord {
+  return {
+    id: str(r.id),
+    accountId: str(r.account_id),
+    address: str(r.address),
+    webhookId: optStr(r.webhook_id),
+    createdAt: num(r.created_at),
+    expiresAt: num(r.expires_at),
+  };
+}
+
+export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
+  const message: StoredMessage = {
+    id: str(r.id),
+    seq: num(r.seq),
+    accountId: str(r.account_id),
+    mailboxId: str(r.mailbox_id),
+    mailbox: str(r.mailbox),
+    from: r.from_json ? JSON.parse(str(r.from_json)) : null,
+    to: JSON.parse(str(r.to_json)),
+    cc: JSON.parse(str(r.cc_json)),
+    subject: str(r.subject),
+    receivedAt: num(r.received_at),
+    size: num(r.size),
+  };
+  if (withBody) {
+    message.body = {
+      headers: JSON.parse(str(r.headers_json)),
+      text: optStr(r.text_body),
+      html: optStr(r.html_body),
+      attachments: JSON.parse(str(r.attachments_json)),
+    };
+  }
+  return message;
+}
+
+export function webhookFromRow(r: Row): WebhookRecord {
+  return {
+    id: str(r.id), accountId: str(r.account_id), url: str(r.url), catchAll: Boolean(r.catch_all), secret: str(r.secret),
+    createdAt: num(r.created_at), refusingSince: optNum(r.refusing_since),
+  };
+}
+
+export function deliveryFromRow(r: Row): DeliveryRecord {
+  return {
+    id: str(r.id),
+    webhookId: str(r.webhook_id),
+    accountId: str(r.account_id),
+    event: str(r.event),
+    messageId: optStr(r.message_id),
+    mailboxId: optStr(r.mailbox_id),
+    status: str(r.status) as DeliveryRecord['status'],
+    attempts: num(r.attempts),
+    nextAttemptAt: optNum(r.next_attempt_at),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function attemptFromRow(r: Row): AttemptRecord {
+  return {
+    attempt: num(r.attempt),
+    at: num(r.at),
+    durationMs: num(r.duration_ms),
+    statusCode: optNum(r.status_code),
+    error: optStr(r.error),
+    ok: Boolean(r.ok),
+  };
+}
+
+export const SUMMARY_COLUMNS = 'seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size';
+export const BODY_COLUMNS = `${SUMMARY_COLUMNS}, headers_json, text_body, html_body, attachments_json`;
+
+export function refusalFromRow(row: Row): RefusalRecord {
+  return {
+    at: num(row.at),
+    address: str(row.address),
+    reason: str(row.reason) as RefusalRecord['reason'],
+    reply: str(row.reply),
+    mailFrom: optStr(row.mail_from),
+    accountId: optStr(row.account_id),
+  };
+}
+
+export function sessionFromRow(row: Row) {
+  return { idHash: str(row.id_hash), accountId: str(row.account_id), data: str(row.data), expiresAt: num(row.expires_at) };
+}

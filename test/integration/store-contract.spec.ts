@@ -1,0 +1,203 @@
+// The store contract: one suite, run against every backend — SQLite always, Postgres when
+// MAILWRIGHT_TEST_DATABASE_URL names a database (each run in a fresh schema). What one
+// backend promises, the other must keep, including under concurrent callers.
+import { expect, test } from '@playwright/test';
+import { openPostgresStore } from '../../src/server/store/postgres.js';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import { MailboxLimitError, StoreConflictError, type NewMessage, type Store } from '../../src/server/store/store.js';
+import { freshSchema, NO_POSTGRES, TEST_DATABASE_URL, type FreshSchema } from '../helpers/postgres.js';
+
+interface Backend {
+  name: string;
+  available: boolean;
+  /** Opens `count` stores on one fresh database (several instances of a fleet for Postgres; one store for SQLite). */
+  open(count: number): Promise<{ stores: Store[]; close(): Promise<void> }>;
+}
+
+const BACKENDS: Backend[] = [
+  {
+    name: 'sqlite',
+    available: true,
+    async open() {
+      const store = openSqliteStore(':memory:');
+      return { stores: [store], close: () => store.close() };
+    },
+  },
+  {
+    name: 'postgres',
+    available: TEST_DATABASE_URL !== undefined,
+    async open(count) {
+      const schema: FreshSchema = await freshSchema();
+      const stores = await Promise.all(Array.from({ length: count }, () => openPostgresStore(schema.url)));
+      return {
+        stores,
+        async close() {
+          for (const store of stores) await store.close();
+          await schema.drop();
+        },
+      };
+    },
+  },
+];
+
+const NOW = Date.UTC(2030, 0, 1);
+const HOUR = 3_600_000;
+const mail = (subject: string): NewMessage => ({
+  from: { address: 'app@example.com', name: 'App' }, to: [{ address: 'x@mailwright.test', name: '' }], cc: [], subject,
+  headers: { subject }, text: `text of ${subject}`, html: null, attachments: [], raw: Buffer.from(`Subject: ${subject}\r\n\r\nbody`),
+});
+
+for (const backend of BACKENDS) {
+  test.describe(`store contract: ${backend.name}`, () => {
+    test.skip(!backend.available, NO_POSTGRES);
+    let stores: Store[];
+    let close: () => Promise<void>;
+    test.beforeEach(async () => {
+      ({ stores, close } = await backend.open(2));
+    });
+    test.afterEach(() => close());
+    /** The second instance where the backend is shared, else the same store. */
+    const other = () => stores[1] ?? stores[0]!;
+
+    async function account(email = 'qa@example.com') {
+      return stores[0]!.createAccount({ email, role: 'civilian', isAdmin: false, passwordHash: null, now: NOW });
+    }
+
+    test('accounts are unique by email, found case-insensitively, and take a password and a role', async () => {
+      const a = await account('Mixed@Example.com');
+      expect(a.email).toBe('mixed@example.com');
+      await expect(account('mixed@example.com')).rejects.toBeInstanceOf(StoreConflictError);
+      await expect(account('mixed@example.com')).rejects.toMatchObject({ code: 'MW_ERR_STORE_CONFLICT' });
+      await other().setPassword(a.id, 'scrypt$x$y');
+      expect(await other().setAccountRole(a.id, 'duke')).toBe(true);
+      expect(await stores[0]!.getAccountByEmail('MIXED@example.com')).toMatchObject({ id: a.id, role: 'duke', passwordHash: 'scrypt$x$y' });
+      expect(await stores[0]!.setAccountRole('acc_none', 'duke')).toBe(false);
+      expect((await other().listAccounts(NOW)).map((x) => x.email)).toEqual(['mixed@example.com']);
+    });
+
+    test('keys: found by hash while live, revoked once, last use recorded', async () => {
+      const a = await account();
+      const key = await stores[0]!.createApiKey({ accountId: a.id, name: 'ci', prefix: 'mw_abcde', hash: 'h1', scopes: ['emails'], now: NOW });
+      expect(await other().findApiKeyByHash('h1')).toMatchObject({ id: key.id, scopes: ['emails'], lastUsedAt: null, hash: 'h1' });
+      await other().touchApiKey(key.id, NOW + 5);
+      expect((await stores[0]!.listApiKeys(a.id))[0]!.lastUsedAt).toBe(NOW + 5);
+      expect(await stores[0]!.revokeApiKey(key.id, NOW + 10)).toBe(true);
+      expect(await other().revokeApiKey(key.id, NOW + 11)).toBe(false);
+      expect(await other().findApiKeyByHash('h1')).toBeNull();
+    });
+
+    test('quota: concurrent calls on every instance never pass the allowance', async () => {
+      const a = await account();
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => stores[i % stores.length]!.consumeCall(a.id, '2030-01', 12)));
+      expect(results.filter((r) => r.allowed)).toHaveLength(12);
+      expect(await stores[0]!.getUsage(a.id, '2030-01')).toBe(12);
+      expect(await other().consumeCall(a.id, '2030-01', null)).toEqual({ used: 13, allowed: true });
+      expect(await other().consumeCall(a.id, '2030-02', 0)).toEqual({ used: 0, allowed: false });
+    });
+
+    test('a redeem code is used once, even when redeemed on several instances at once', async () => {
+      const a = await account();
+      await stores[0]!.createRedeemCode({ hash: 'code1', calls: 500, now: NOW });
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % stores.length]!.redeemCode({ hash: 'code1', accountId: a.id, period: '2030-01', now: NOW })));
+      expect(results.filter((r) => r === 500)).toHaveLength(1);
+      expect(results.filter((r) => r === null)).toHaveLength(7);
+      expect(await other().getTopUps(a.id, '2030-01')).toBe(500);
+    });
+
+    test('mailboxes: one live mailbox per address, an expired one is replaced, the live limit holds under concurrency', async () => {
+      const a = await account();
+      const box = (address: string, expiresAt = NOW + HOUR) => ({ accountId: a.id, address, webhookId: null, createdAt: NOW, expiresAt });
+      await stores[0]!.createMailbox(box('One@mailwright.test', NOW + 10), NOW);
+      await expect(other().createMailbox(box('one@mailwright.test'), NOW)).rejects.toBeInstanceOf(StoreConflictError);
+      const replaced = await other().createMailbox(box('one@mailwright.test'), NOW + 20); // the first expired at NOW + 10
+      expect((await stores[0]!.getMailbox(a.id, 'ONE@mailwright.test', NOW + 20))?.id).toBe(replaced.id);
+      // Limit 4 live (one exists): of ten concurrent creations three succeed.
+      const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => stores[i % stores.length]!.createMailbox(box(`b${i}@mailwright.test`), NOW + 20, 4)));
+      expect(attempts.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      for (const r of attempts) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(MailboxLimitError);
+      expect(await other().countLiveMailboxes(a.id, NOW + 20)).toBe(4);
+      // The same new address on two instances at once: one wins, the other is told it is taken.
+      const race = await Promise.allSettled([stores[0]!.createMailbox(box('race@mailwright.test'), NOW + 20), other().createMailbox(box('race@mailwright.test'), NOW + 20)]);
+      expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(race.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(StoreConflictError) });
+    });
+
+    test('messages: stored with their deliveries in one commit, read by cursor, newest first, whole and raw', async () => {
+      const a = await account();
+      const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'in@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'https://hooks.example/x', secret: 's', catchAll: true, now: NOW });
+      const [first] = await stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [hook.id, 'wh_deleted'] }], mail('one'), NOW);
+      expect(first!.deliveries.map((d) => d.webhookId)).toEqual([hook.id]);
+      await other().insertMessage([{ mailboxId: mb.id, webhookIds: [] }], mail('two'), NOW + 1);
+      const all = await other().listMessages({ accountId: a.id, afterSeq: 0, limit: 10, includeBody: true, now: NOW + 2 });
+      expect(all.map((m) => m.subject)).toEqual(['one', 'two']);
+      expect(all[0]!.body?.text).toBe('text of one');
+      expect(await stores[0]!.maxSeq()).toBe(all[1]!.seq);
+      expect((await stores[0]!.listMessages({ accountId: a.id, mailboxIds: [mb.id], afterSeq: all[0]!.seq, limit: 10, includeBody: false, now: NOW + 2 })).map((m) => m.subject)).toEqual(['two']);
+      expect((await other().listMailboxMessages(mb.id, { limit: 10 })).map((m) => m.subject)).toEqual(['two', 'one']);
+      expect(await other().countMailboxMessages(mb.id)).toBe(2);
+      expect((await stores[0]!.getMessage(a.id, mb.id, first!.message.id))?.body?.headers).toEqual({ subject: 'one' });
+      expect((await stores[0]!.getRawMessage(a.id, mb.id, first!.message.id))?.toString()).toContain('Subject: one');
+      expect(await stores[0]!.getMessage('acc_other', mb.id, first!.message.id)).toBeNull();
+    });
+
+    test('deliveries: a due one is leased to one claimer, attempts are logged, pending ones can be failed', async () => {
+      const a = await account();
+      const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'https://hooks.example/x', secret: 's', catchAll: true, now: NOW });
+      for (let i = 0; i < 6; i++) await stores[0]!.createDelivery({ webhookId: hook.id, accountId: a.id, event: 'webhook.test', messageId: null, mailboxId: null, nextAttemptAt: NOW + i, now: NOW + i });
+      const [x, y] = await Promise.all([stores[0]!.claimDueDeliveries(NOW + 10, 10_000, 4), other().claimDueDeliveries(NOW + 10, 10_000, 4)]);
+      const claimed = [...x, ...y].map((d) => d.id);
+      expect(claimed).toHaveLength(6);
+      expect(new Set(claimed).size).toBe(6); // nobody got one twice
+      expect(await stores[0]!.claimDueDeliveries(NOW + 11, 10_000, 10)).toEqual([]); // leased
+      expect((await other().claimDueDeliveries(NOW + 10_011, 10_000, 10)).length).toBe(6); // the lease ran out
+      const first = claimed[0]!;
+      await stores[0]!.recordAttempt(first, { attempt: 1, at: NOW, durationMs: 5, statusCode: 200, error: null, ok: true }, { status: 'delivered', nextAttemptAt: null });
+      expect(await other().failPendingDeliveries(hook.id, { at: NOW, durationMs: 0, statusCode: null, error: 'given up', ok: false })).toBe(5);
+      const log = await other().listDeliveries(hook.id, 10);
+      expect(log).toHaveLength(6);
+      expect(log.find((d) => d.id === first)).toMatchObject({ status: 'delivered', attemptLog: [{ attempt: 1, statusCode: 200, ok: true }] });
+      expect(log.filter((d) => d.status === 'failed').every((d) => d.attemptLog.at(-1)?.error === 'given up')).toBe(true);
+      expect(await stores[0]!.nextDeliveryDue()).toBeNull();
+    });
+
+    test('settings, sessions and one-time sign-in tokens', async () => {
+      const a = await account();
+      const values = await Promise.all([stores[0]!.ensureSetting('secret', 'one'), other().ensureSetting('secret', 'two')]);
+      expect(values[0]).toBe(values[1]);
+      await stores[0]!.saveSession({ idHash: 's1', accountId: a.id, data: '{"a":1}', expiresAt: NOW + HOUR });
+      await stores[0]!.saveSession({ idHash: 's2', accountId: a.id, data: '{}', expiresAt: NOW + HOUR });
+      expect(await other().getSession('s1', NOW)).toEqual({ idHash: 's1', accountId: a.id, data: '{"a":1}', expiresAt: NOW + HOUR });
+      expect(await other().getSession('s1', NOW + HOUR)).toBeNull();
+      await other().deleteAccountSessions(a.id, 's2');
+      expect(await stores[0]!.getSession('s1', NOW)).toBeNull();
+      expect(await stores[0]!.getSession('s2', NOW)).not.toBeNull();
+      await stores[0]!.createSignInToken({ hash: 't1', accountId: a.id, expiresAt: NOW + HOUR });
+      const uses = await Promise.all([stores[0]!.consumeSignInToken('t1', NOW), other().consumeSignInToken('t1', NOW)]);
+      expect(uses.filter((u) => u === a.id)).toHaveLength(1);
+    });
+
+    test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
+      const a = await account();
+      const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'old@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
+      await stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [] }], mail('old'), NOW);
+      const sweeps = await Promise.all([stores[0]!.sweepExpired(NOW + 20), other().sweepExpired(NOW + 20)]);
+      expect(sweeps.reduce((n, s) => n + s.mailboxes, 0)).toBe(1);
+      expect(sweeps.reduce((n, s) => n + s.messages, 0)).toBe(1);
+      expect(await stores[0]!.findMailboxByAddress('old@mailwright.test')).toBeNull();
+    });
+
+    test('the start-up lock lets one caller in at a time', async () => {
+      let inside = 0;
+      let most = 0;
+      const work = async () => {
+        inside++;
+        most = Math.max(most, inside);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        inside--;
+      };
+      await Promise.all(Array.from({ length: 4 }, (_, i) => stores[i % stores.length]!.withStartupLock(work)));
+      expect(most).toBe(1);
+    });
+  });
+}
