@@ -44,5 +44,29 @@ if (needsBrowser()) {
   console.log(`mailwright: e2e uses ${found.source === 'playwright' ? "Playwright's own Chromium" : found.path}`);
 }
 
+// The Postgres suites (store contract, fleet) run when a PostgreSQL answers: the one
+// MAILWRIGHT_TEST_DATABASE_URL names, else the usual local one (trust auth, database test).
+async function findPostgres() {
+  const candidates = process.env.MAILWRIGHT_TEST_DATABASE_URL ? [process.env.MAILWRIGHT_TEST_DATABASE_URL] : ['postgres://postgres@127.0.0.1:5432/test'];
+  const { default: pg } = await import('pg');
+  for (const url of candidates) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return url;
+    } catch {
+      // not this one
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return undefined;
+}
+const postgres = await findPostgres();
+if (postgres) process.env.MAILWRIGHT_TEST_DATABASE_URL = postgres;
+else delete process.env.MAILWRIGHT_TEST_DATABASE_URL;
+console.log(postgres ? `mailwright: Postgres suites use ${postgres.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}` : 'mailwright: Postgres suites: skipped: no PostgreSQL (set MAILWRIGHT_TEST_DATABASE_URL to run them)');
+
 const result = spawnSync(process.execPath, [playwrightCli, 'test', ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

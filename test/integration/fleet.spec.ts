@@ -1,0 +1,105 @@
+// Integration: a fleet — several real instances on one PostgreSQL schema (in-process
+// startServer, free ports). Mail through one instance wakes long-polls and drives webhooks
+// on another; concurrent ingestion on two instances never makes a cursor reader skip or repeat
+// a message; instances starting together make one admin. Skipped without PostgreSQL.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import nodemailer from 'nodemailer';
+import { freshSchema, NO_POSTGRES, TEST_DATABASE_URL, type FreshSchema } from '../helpers/postgres.js';
+import { ADMIN_KEY, cli, startTestService, type TestService } from './helpers/service.js';
+
+test.skip(TEST_DATABASE_URL === undefined, NO_POSTGRES);
+
+let schema: FreshSchema;
+let a: TestService;
+let b: TestService;
+
+test.beforeEach(async () => {
+  schema = await freshSchema();
+  // Two instances starting at once on an empty schema, with the same --api-key.
+  [a, b] = await Promise.all([startTestService({ databaseUrl: schema.url }), startTestService({ databaseUrl: schema.url })]);
+});
+test.afterEach(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await schema?.drop();
+});
+
+async function mailbox(name: string): Promise<{ id: string; email: string }> {
+  const created = await a.api('POST', '/api/emails/generate', { body: { name, expiryTime: 3_600_000 } });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+test('instances started together made one admin with one key; the CLI works on the same database', async () => {
+  const accounts = JSON.parse(await cli('accounts', 'list', '--json', '--database-url', schema.url)) as Array<{ email: string; admin: boolean }>;
+  expect(accounts).toEqual([expect.objectContaining({ email: 'admin@mailwright.local', admin: true })]);
+  const keys = JSON.parse(await cli('keys', 'list', '--email', 'admin@mailwright.local', '--json', '--database-url', schema.url)) as unknown[];
+  expect(keys).toHaveLength(1);
+  expect((await b.api('GET', '/api/config')).status).toBe(200);
+});
+
+test("a long-poll held on one instance answers for mail committed through the other's SMTP", async () => {
+  test.setTimeout(20_000);
+  const box = await mailbox('across');
+  // `wait=30` is longer than this test may take: an answer means the other instance's commit woke it.
+  const poll = b.api('GET', `/api/emails?mailbox=${box.id}&wait=30`);
+  await expect.poll(async () => (await b.api('GET', `/api/emails?mailbox=${box.id}`)).status).toBe(200); // b serves the mailbox
+  const sentAt = Date.now();
+  await a.send({ from: 'app@example.com', to: box.email, subject: 'through a', text: 'hello' });
+  const answer = await poll;
+  test.info().annotations.push({ type: 'arrival', description: `${Date.now() - sentAt} ms from SMTP on a to the long-poll on b` });
+  expect(answer.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['through a']);
+});
+
+test('concurrent ingestion on two instances: a cursor reader sees every message exactly once', async () => {
+  test.setTimeout(60_000);
+  const box = await mailbox('cursor');
+  const perInstance = 25;
+  const transports = [a, b].map((s) => nodemailer.createTransport({ host: '127.0.0.1', port: s.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 3 }));
+  const sending = Promise.all(
+    transports.flatMap((t, i) => Array.from({ length: perInstance }, (_, n) => t.sendMail({ from: 'app@example.com', to: box.email, subject: `m-${i}-${n}`, text: 'x' }))),
+  );
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let round = 0; round < 400 && seen.length < 2 * perInstance; round++) {
+    const page = await a.api('GET', `/api/emails?mailbox=${box.id}&limit=7&wait=2${cursor ? `&after=${cursor}` : ''}`);
+    expect(page.status).toBe(200);
+    seen.push(...page.body.messages.map((m: { subject: string }) => m.subject));
+    cursor = page.body.cursor;
+  }
+  await sending;
+  for (const t of transports) t.close();
+  expect(new Set(seen).size).toBe(seen.length); // none twice
+  expect(seen.sort()).toEqual(Array.from({ length: 2 }, (_, i) => Array.from({ length: perInstance }, (_, n) => `m-${i}-${n}`)).flat().sort()); // none skipped
+});
+
+test('mail through one instance is delivered once to a webhook registered through the other', async () => {
+  test.setTimeout(30_000);
+  const received: string[] = [];
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const event = JSON.parse(body) as { type: string; data: { id: string } };
+      if (event.type === 'message.received') received.push(event.data.id);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const hook = await a.api('POST', '/api/config/webhooks', { body: { url } });
+    expect(hook.status).toBe(201);
+    const box = await mailbox('hooked');
+    for (let i = 0; i < 5; i++) await b.send({ from: 'app@example.com', to: box.email, subject: `hook ${i}`, text: 'x' });
+    await expect.poll(() => received.length).toBe(5);
+    const log = await a.api('GET', `/api/config/webhooks/${hook.body.id}/deliveries`, { key: ADMIN_KEY });
+    const delivered = log.body.deliveries.filter((d: { event: string }) => d.event === 'message.received');
+    expect(delivered).toHaveLength(5);
+    for (const d of delivered) expect(d).toMatchObject({ status: 'delivered', attempts: [expect.objectContaining({ ok: true })] });
+    expect(new Set(received).size).toBe(5);
+  } finally {
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+});
