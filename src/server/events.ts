@@ -3,8 +3,11 @@ import { EventEmitter } from 'node:events';
 import type { DeliveryRecord, StoredMessage } from './store/store.js';
 
 interface ServiceEvents {
-  /** A message copy was durably committed, with the webhook deliveries it is owed (due now). */
-  'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[]];
+  /**
+   * A message copy was durably committed, with the webhook deliveries it is owed (due now).
+   * `remote`: another instance sharing the store committed it (its deliveries are not listed here).
+   */
+  'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[], remote?: boolean];
   /** The service is stopping: long-polls answer now with what they have. */
   shutdown: [];
   /** Commits of other instances may have been missed (their feed reconnected): waiters re-check the store. */

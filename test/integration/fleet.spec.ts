@@ -6,7 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import nodemailer from 'nodemailer';
+import { MailHub, resolveMailOptions, type DeliveryMode } from '../../src/index.js';
 import { freshSchema, NO_POSTGRES, TEST_DATABASE_URL, type FreshSchema } from '../helpers/postgres.js';
+import { spawnServe } from './helpers/serve-process.js';
 import { ADMIN_KEY, cli, startTestService, type TestService } from './helpers/service.js';
 
 test.skip(TEST_DATABASE_URL === undefined, NO_POSTGRES);
@@ -102,4 +104,56 @@ test('mail through one instance is delivered once to a webhook registered throug
   } finally {
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
+});
+
+test('kill -9 of the instance holding a delivery lease: the other instance delivers it', async () => {
+  test.setTimeout(60_000);
+  // The receiver holds the first attempt open (the sender is killed meanwhile) and answers later ones.
+  const attempts: string[] = [];
+  let firstAttempt: () => void = () => {};
+  const firstArrived = new Promise<void>((resolve) => (firstAttempt = resolve));
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if ((JSON.parse(body) as { type: string }).type !== 'message.received') return void res.writeHead(204).end();
+      attempts.push(body);
+      if (attempts.length === 1) return firstAttempt(); // never answered
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // The instance that will die, as a real process, with a short webhook timeout (lease = timeout + 5 s).
+  const doomed = await spawnServe(['--database-url', schema.url, '--api-key', ADMIN_KEY, '--webhook-timeout', '2s']);
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    expect((await a.api('POST', '/api/config/webhooks', { body: { url } })).status).toBe(201);
+    const box = await mailbox('leased');
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: doomed.smtpPort, secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: 'app@example.com', to: box.email, subject: 'survives its sender', text: 'x' });
+    transport.close();
+    await firstArrived; // the doomed instance holds the lease and is mid-attempt
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    await expect.poll(() => attempts.length, { timeout: 30_000 }).toBe(2);
+    expect(JSON.parse(attempts[1]!).data.subject).toBe('survives its sender');
+  } finally {
+    doomed.child.kill('SIGKILL');
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+});
+
+test('the Playwright fixture with its workers on different instances: every wait resolves', async () => {
+  // Workers are hubs; each talks to its own instance while the app mails through the other.
+  const hub = (service: TestService, delivery: DeliveryMode) => MailHub.start(resolveMailOptions([{ baseURL: service.httpUrl, apiKey: ADMIN_KEY, delivery }], {}));
+  await using onA = await hub(a, 'webhook');
+  await using onB = await hub(b, 'poll');
+  const first = await onA.createInbox();
+  const second = await onB.createInbox();
+  await b.send({ from: 'app@example.com', to: first.address, subject: 'code for a', text: 'Your code is 604211' });
+  await a.send({ from: 'app@example.com', to: second.address, subject: 'code for b', text: 'Your code is 918273' });
+  expect(await first.waitForCode({ subject: 'code for a' })).toBe('604211');
+  expect(await second.waitForCode({ subject: 'code for b' })).toBe('918273');
+  expect(onA.delivery).toBe('webhook');
 });

@@ -53,8 +53,10 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #maxIdleMs: number;
   readonly #agent: Agent;
   readonly #inFlight = new Map<string, Promise<void>>();
-  readonly #onStored = (_message: StoredMessage, deliveries: readonly DeliveryRecord[]) => {
-    if (deliveries.length === 0) return;
+  readonly #onStored = (_message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
+    // Another instance's commit may owe deliveries too: look, so that if it dies before sending
+    // them, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
+    if (deliveries.length === 0 && !remote) return;
     this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
     this.#kick();
   };
