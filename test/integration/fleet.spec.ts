@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import nodemailer from 'nodemailer';
+import pg from 'pg';
 import { MailHub, resolveMailOptions, type DeliveryMode } from '../../src/index.js';
 import { freshSchema, NO_POSTGRES, TEST_DATABASE_URL, type FreshSchema } from '../helpers/postgres.js';
 import { spawnServe } from './helpers/serve-process.js';
@@ -52,6 +53,37 @@ test("a long-poll held on one instance answers for mail committed through the ot
   const answer = await poll;
   test.info().annotations.push({ type: 'arrival', description: `${Date.now() - sentAt} ms from SMTP on a to the long-poll on b` });
   expect(answer.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['through a']);
+});
+
+test('a listener that loses its connection reconnects and re-checks: no long-poll waits for its timeout', async () => {
+  test.setTimeout(20_000);
+  const box = await mailbox('reconnect');
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    // Cut every listening connection of this fleet (both instances).
+    const listeners = `SELECT pid FROM pg_stat_activity WHERE application_name = 'mailwright-listen ${schema.schema}'`;
+    await expect.poll(async () => (await admin.query(listeners)).rowCount).toBe(2);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
+    // Mail committed while b may not be listening. `wait=30` outlasts the test: a poll answers
+    // only when a wake-up (a notification, or the re-check after reconnecting) makes it look.
+    const { cursor: start } = (await b.api('GET', `/api/emails?mailbox=${box.id}`)).body as { cursor: string };
+    const seen: string[] = [];
+    const reader = (async () => {
+      let cursor = start;
+      for (let round = 0; round < 10 && seen.length === 0; round++) {
+        const page = (await b.api('GET', `/api/emails?mailbox=${box.id}&after=${cursor}&wait=30`)).body as { cursor: string; messages: Array<{ subject: string }> };
+        seen.push(...page.messages.map((m) => m.subject));
+        cursor = page.cursor;
+      }
+    })();
+    await a.send({ from: 'app@example.com', to: box.email, subject: 'while cut off', text: 'x' });
+    await reader;
+    expect(seen).toEqual(['while cut off']);
+    await expect.poll(async () => (await admin.query(listeners)).rowCount).toBe(2); // both listen again
+  } finally {
+    await admin.end();
+  }
 });
 
 test('concurrent ingestion on two instances: a cursor reader sees every message exactly once', async () => {

@@ -619,6 +619,8 @@ class PostgresStore implements Store {
       });
       try {
         await next.connect();
+        // Named, so an operator (or a test) can tell this fleet's listeners apart in pg_stat_activity.
+        await next.query("SELECT set_config('application_name', 'mailwright-listen ' || current_schema(), false)");
         await next.query(`LISTEN ${CHANNEL}`);
       } catch {
         reconnect(next);
