@@ -50,6 +50,7 @@ const SERVE_FLAGS: Flags = {
   'webhook-timeout': { type: 'string', arg: 'D', help: 'webhook request timeout (default 5s)' },
   'webhook-retry-schedule': { type: 'string', arg: 'D,D,…', help: 'delays before each webhook retry (default 1s,2s,5s,10s,30s,1m,5m,15m,1h)' },
   'allow-private-webhooks': { type: 'boolean', help: 'allow webhooks to private addresses on a public host' },
+  'greeting-delay': { type: 'string', arg: 'D', help: 'pause before the SMTP greeting, as an internet MX does (default 0: greet at once)' },
   'open-signup': { type: 'boolean', help: 'let people create civilian accounts from the web UI ("Create account")' },
 };
 
@@ -110,6 +111,7 @@ export function serveOptions(values: Record<string, string | boolean | string[] 
     maxMessageSize: integer('max-message-size', pick('max-message-size')),
     sweepIntervalMs: duration('sweep-interval'),
     webhookTimeoutMs: duration('webhook-timeout'),
+    greetingDelayMs: duration('greeting-delay'),
     webhookRetrySchedule: schedule === undefined ? undefined : schedule.split(',').filter(Boolean).map(parseDuration),
     allowPrivateWebhooks: flag('allow-private-webhooks'),
     openSignup: flag('open-signup'),

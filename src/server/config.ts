@@ -40,6 +40,11 @@ export interface ServerOptions {
   webhookRetrySchedule?: number[];
   /** Let webhooks target private/loopback addresses although the server listens publicly. @default false */
   allowPrivateWebhooks?: boolean;
+  /**
+   * Pause before the SMTP greeting on each connection, ms. An internet MX waits to catch
+   * "early talkers"; a test catcher has no reason to. @default 0
+   */
+  greetingDelayMs?: number;
   /** Let people create `civilian` accounts from the sign-in page ("Create account"). @default false */
   openSignup?: boolean;
 }
@@ -62,6 +67,12 @@ function port(name: string, value: number | undefined, fallback: number): number
 function positive(name: string, value: number | undefined, fallback: number): number {
   const n = value ?? fallback;
   if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${value}`);
+  return n;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  const n = value ?? fallback;
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be 0 or more, got ${value}`);
   return n;
 }
 
@@ -106,5 +117,6 @@ export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
     webhookRetrySchedule: [...schedule],
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     openSignup: options.openSignup ?? false,
+    greetingDelayMs: nonNegative('greetingDelayMs', options.greetingDelayMs, 0),
   };
 }

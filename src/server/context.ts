@@ -47,6 +47,8 @@ export interface ResolvedConfig {
   allowPrivateWebhooks: boolean;
   /** The web UI offers "Create account" (civilian accounts). */
   openSignup: boolean;
+  /** Pause before the SMTP greeting, ms (0: greet at once). */
+  greetingDelayMs: number;
 }
 
 export interface ServiceContext {

@@ -4,7 +4,8 @@
 // routing names for it, answers 250 only after the commit, then emits `message.stored` once
 // per copy; long-polls and the webhook dispatcher listen.
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import { PromptSMTPServer } from './prompt-greeting.js';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
@@ -48,7 +49,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
   const { store, clock, bus, config } = ctx;
   const log: Logger = ctx.log.child({ subsystem: 'smtp' });
 
-  const server = new SMTPServer({
+  const server = new PromptSMTPServer({
     name: 'mailwright',
     banner: 'mailwright disposable mail',
     size: config.maxMessageSize,
@@ -130,7 +131,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
           callback(error);
         });
     },
-  });
+  }, config.greetingDelayMs);
   server.on('error', (error) => log.error({ err: error }, 'smtp server error'));
 
   await new Promise<void>((resolve, reject) => {
