@@ -5,11 +5,15 @@
 //     long-poll and webhook push vs the fixed-interval polling loops other clients use.
 //  2. Ingestion: SMTP messages/s stored durably by mailwright vs a bare smtp-server that
 //     discards them (the floor cost of the SMTP library on this machine).
-//  3. Extraction: time per message and right/wrong answers over the sample corpus, beside
+//  3. Fresh connections: `sendMail` with nodemailer's default transport (a connection per
+//     mail, as most apps send) to mailwright and to MailDev 3 (a dev-only peer on the same
+//     smtp-server), alternating rounds.
+//  4. Extraction: time per message and right/wrong answers over the sample corpus, beside
 //     the hand-written regexes a test author would use (bench/extract.js).
 import { createServer } from 'node:http';
 import { SMTPServer } from 'smtp-server';
 import nodemailer from 'nodemailer';
+import { MailDev } from 'maildev';
 import { startServer } from '../dist/server/index.js';
 import { verifyWebhook } from '../dist/protocol/index.js';
 import { extraction } from './extract.js';
@@ -137,23 +141,61 @@ async function ingestion() {
   const box = await api(server, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
   const bare = await sink(0);
   const barePort = bare.server.address().port;
-  // Alternate to spread the machine's noise over both.
-  const rates = { mailwright: [], sink: [] };
+  const peer = await startMailDev();
+  // Alternate to spread the machine's noise over all three.
+  const rates = { mailwright: [], sink: [], maildev: [] };
   for (let i = 0; i < 2; i++) {
     rates.sink.push(await blast(barePort, box.email, MESSAGES / 2));
+    rates.maildev.push(await blast(peer.port, box.email, MESSAGES / 2));
     rates.mailwright.push(await blast(server.smtpPort, box.email, MESSAGES / 2));
   }
+  await peer.stop();
   const stored = (await api(server, `/api/emails/${box.id}?limit=1`)).total;
   await server.close();
   bare.close();
   const mw = rates.mailwright.reduce((a, b) => a + b) / rates.mailwright.length;
   const floor = rates.sink.reduce((a, b) => a + b) / rates.sink.length;
+  const maildev = rates.maildev.reduce((a, b) => a + b) / rates.maildev.length;
   console.log(`\nSMTP ingestion: ${MESSAGES} messages (~3.5 KB, text+html), ${CONCURRENCY} connections, nodemailer client`);
   console.log('server                                  msgs/s   vs bare sink');
   console.log(`bare smtp-server sink (discards)    ${fmt(floor, 0)}       1.00x`);
-  console.log(`mailwright (parse + SQLite fsync)   ${fmt(mw, 0)}       ${(mw / floor).toFixed(2)}x   (stored ${stored})`);
+  console.log(`MailDev 3.0.0 (in memory + .eml)   ${fmt(maildev, 0)}       ${(maildev / floor).toFixed(2)}x`);
+  console.log(`mailwright (parse + SQLite fsync)   ${fmt(mw, 0)}       ${(mw / floor).toFixed(2)}x   (stored ${stored}; ${(mw / maildev).toFixed(2)}x MailDev)`);
+}
+
+/** A MailDev 3 on free loopback ports (mail kept in a temp folder); its SMTP port. */
+async function startMailDev() {
+  const maildev = new MailDev({ smtp: 0, web: 0, ip: '127.0.0.1', webIp: '127.0.0.1', silent: true });
+  await maildev.start();
+  return { port: maildev.getServers().smtp.getPort(), stop: () => maildev.stop() };
+}
+
+async function freshConnections() {
+  const server = await startServer({ httpPort: 0, smtpPort: 0, data: ':memory:', apiKey: KEY, logLevel: 'silent' });
+  const box = await api(server, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
+  const peer = await startMailDev();
+  const targets = { mailwright: server.smtpPort, 'MailDev 3.0.0': peer.port };
+  const latencies = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = -3; round < ROUNDS * 2; round++) {
+    for (const [name, port] of Object.entries(targets)) {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+      const started = performance.now();
+      await transport.sendMail({ from: 'app@example.test', to: box.email, subject: `fresh ${round}`, text: 'Your code is 123456' });
+      if (round >= 0) latencies[name].push(performance.now() - started);
+      transport.close();
+    }
+  }
+  await server.close();
+  await peer.stop();
+  const mw = quantile(latencies.mailwright, 0.5);
+  console.log(`\nFresh connection: sendMail with nodemailer's default transport (one connection per mail), ${ROUNDS * 2} rounds, alternating`);
+  console.log('server                 p50 ms   p95 ms   p50 vs mailwright');
+  for (const [name, values] of Object.entries(latencies)) {
+    console.log(`${name.padEnd(20)}${fmt(quantile(values, 0.5))} ${fmt(quantile(values, 0.95))}       ${(quantile(values, 0.5) / mw).toFixed(2)}x`);
+  }
 }
 
 await arrival();
+await freshConnections();
 await extraction();
 await ingestion();
