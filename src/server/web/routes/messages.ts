@@ -2,7 +2,6 @@
 // route under a strict Content-Security-Policy (mail HTML never runs in the app's origin),
 // text, headers, raw source, attachments, and what extraction finds with its reasons.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { explainCode, explainVerificationLink } from '../../../extract/index.js';
 import type { ServiceContext } from '../../context.js';
 import { attachmentContent } from '../../smtp/parse.js';
 import type { MailboxRecord, StoredMessage } from '../../store/store.js';
@@ -78,6 +77,8 @@ export async function messagePages(app: FastifyInstance, { ctx }: { ctx: Service
     const query = request.query as { tab?: string; images?: string };
     const tab = TABS.some((t) => t.id === query.tab) ? query.tab! : message.body!.html ? 'html' : 'text';
     const input = { subject: message.subject, text: message.body!.text, html: message.body!.html };
+    // Loaded on the first message viewed: a server that never shows one does not carry the HTML parser.
+    const { explainCode, explainVerificationLink } = await import('../../../extract/index.js');
     let raw = '';
     if (tab === 'raw') {
       const bytes = await rawOf(request, mailbox, message);
