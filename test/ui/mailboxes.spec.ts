@@ -116,6 +116,23 @@ test.describe('hostile mail HTML', () => {
   });
 });
 
+test('mail stored after the page is drawn but before its stream opens still appears', async ({ page }) => {
+  await signIn(page, service, 'alice@example.com');
+  // Hold the stream's request back and send the mail meanwhile: the gap a fast sender hits.
+  let sent = false;
+  await page.route('**/mailboxes/*/events*', async (route) => {
+    await service.send({ from: 'app@example.com', to: 'gap-check@mailwright.test', subject: 'Sent while loading', text: 'code 771100' });
+    sent = true;
+    await route.continue();
+  });
+  await page.getByLabel('Name').fill('gap-check');
+  await page.getByRole('button', { name: 'New mailbox' }).click();
+  await expect(page.getByRole('heading', { name: 'gap-check@mailwright.test' })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Sent while loading' })).toBeVisible();
+  expect(sent).toBe(true);
+  await expect(page.locator('#count')).toHaveText('1');
+});
+
 test("another account's mailbox, message and stream answer 404", async ({ page }) => {
   const created = await service.api('POST', '/api/emails/generate', { key: bobKey, body: { name: 'bobs-box', expiryTime: 3_600_000 } });
   expect(created.status).toBe(201);

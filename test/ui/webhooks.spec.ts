@@ -57,6 +57,8 @@ test('every page fits a 375 px wide screen without sideways scrolling', async ({
   await signIn(page, service, 'wes@example.com');
   await page.getByLabel('Name').fill('narrow');
   await page.getByRole('button', { name: 'New mailbox' }).click();
+  await expect(page.getByRole('heading', { name: 'narrow@mailwright.test' })).toBeVisible(); // the mailbox exists before mail is sent to it
+  await expect(page.getByText('Live: new mail appears here')).toBeVisible();
   await service.send({ from: 'app@example.com', to: 'narrow@mailwright.test', subject: 'Your sign-in code', html: '<p>Use <b>551234</b> to sign in.</p>' });
   await page.getByRole('link', { name: 'Your sign-in code' }).click();
   for (const path of ['', '/mailboxes', '/profile', '/webhooks']) {

@@ -67,6 +67,8 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     return reply.page('mailbox', {
       title: mailbox.address, nav: 'mailboxes', mailbox, messages, total,
       nextCursor: messages.length === PAGE_SIZE && last ? encodeCursor(last.seq) : null,
+      // The stream starts where this page ends, so mail stored while the page loads is not missed.
+      streamAfter: beforeSeq === undefined ? (messages[0]?.seq ?? 0) : null,
     });
   });
 
@@ -99,11 +101,17 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     bus.on('message.stored', onStored);
     bus.once('shutdown', end);
     res.once('close', end);
-    // After a reconnect, what arrived while the stream was down.
-    const lastId = Number(request.headers['last-event-id']);
-    if (Number.isSafeInteger(lastId) && lastId > 0) {
-      const missed = await store.listMessages({ accountId: mailbox.accountId, mailboxIds: [mailbox.id], afterSeq: lastId, limit: 100, includeBody: false, now: clock.now() });
+    // What was stored since the page was drawn (?after=) or while a reconnecting stream was
+    // down (Last-Event-ID, which is newer when both are given).
+    const after = Math.max(position(request.headers['last-event-id']), position((request.query as { after?: string }).after));
+    if (after >= 0) {
+      const missed = await store.listMessages({ accountId: mailbox.accountId, mailboxIds: [mailbox.id], afterSeq: after, limit: 100, includeBody: false, now: clock.now() });
       missed.forEach(send);
     }
   });
+}
+
+/** A message position from a header or query value; -1 when absent or not a position. */
+function position(value: string | string[] | undefined): number {
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : -1;
 }

@@ -3,7 +3,7 @@
 // text, headers, raw source, attachments, and what extraction finds with its reasons.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../context.js';
-import { attachmentContent } from '../../smtp/parse.js';
+import { attachmentContent } from '../../mime/parse.js';
 import type { MailboxRecord, StoredMessage } from '../../store/store.js';
 import { notFound, userOf } from '../plugin.js';
 
