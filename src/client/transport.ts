@@ -4,7 +4,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { Static, TSchema } from 'typebox';
-import { AnyProblem, API_KEY_HEADER, wireCheck, type WireCheck } from '../protocol/index.js';
+import { wireCheck, type WireCheck } from '../protocol/check.js';
+import { AnyProblem, API_KEY_HEADER } from '../protocol/index.js';
 import { apiErrorHint } from './api-error-hints.js';
 import { CLIENT_ERROR_CODES, MailwrightApiError, MailwrightError } from './errors.js';
 import {

@@ -10,11 +10,10 @@ import {
   MessageReceivedEvent,
   verifyWebhook,
   WebhookTestEvent,
-  wireCheck,
   type Message,
   type WebhookEvent,
-  type WireCheck,
 } from '../protocol/index.js';
+import { wireCheck, type WireCheck } from '../protocol/check.js';
 
 const debug = createDebug('mailwright:receiver');
 

@@ -1,15 +1,26 @@
 // Owns identifier generation: short, URL-safe, lower-case random ids with a type prefix.
-import { randomBytes } from 'node:crypto';
+// Random bytes come from the CSPRNG in 4 KiB draws, not one system call per id (ingestion
+// makes one or two ids per message).
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++]!;
+}
 
 /** `length` random characters from [a-z0-9] (rejection-sampled, so unbiased). */
 export function randomToken(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 252 && out.length < length) out += ALPHABET[byte % 36];
-    }
+    const byte = randomByte();
+    if (byte < 252) out += ALPHABET[byte % 36];
   }
   return out;
 }

@@ -2,7 +2,8 @@
 // one of API_ERRORS, and the per-status error responses routes declare (and OpenAPI shows)
 // are derived from that table.
 import { expect, test } from '@playwright/test';
-import { API_ERRORS, AnyProblem, Problem, problemType, wireCheck, type ApiErrorCode } from '../../src/protocol/index.js';
+import { API_ERRORS, AnyProblem, Problem, problemType, type ApiErrorCode } from '../../src/protocol/index.js';
+import { wireCheck } from '../../src/protocol/check.js';
 import { errorResponses } from '../../src/server/api/schema-helpers.js';
 
 const descriptionOf = (schema: object) => (schema as { description?: string }).description;

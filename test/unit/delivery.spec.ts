@@ -81,11 +81,7 @@ const MESSAGE: NewMessage = {
   to: [{ address: 'user@mailwright.test', name: '' }],
   cc: [],
   subject: 'Your code is 123456',
-  headers: { subject: 'Your code is 123456' },
-  text: 'Your code is 123456',
-  html: null,
-  attachments: [],
-  raw: Buffer.from('Subject: Your code is 123456\r\n\r\nYour code is 123456\r\n'),
+  raw: Buffer.from('Subject: Your code is 123456\r\n\r\nYour code is 123456'),
 };
 
 /** An account with a webhook at `url` and a mailbox bound to it. */
@@ -152,7 +148,7 @@ test.describe('WebhookDispatcher', () => {
     const event = JSON.parse(call!.body) as MessageReceivedEvent;
     expect(event.type).toBe('message.received');
     expect(event.timestamp).toBe(new Date(clock.now()).toISOString());
-    expect(event.data).toMatchObject({ id: copy.message.id, mailboxId: mailbox.id, subject: 'Your code is 123456', text: 'Your code is 123456' });
+    expect(event.data).toMatchObject({ id: copy.message.id, mailboxId: mailbox.id, subject: 'Your code is 123456', text: 'Your code is 123456\n' });
 
     const [delivery] = await log(ctx, webhook);
     expect(delivery).toMatchObject({ status: 'delivered', nextAttemptAt: null, messageId: copy.message.id, event: 'message.received' });

@@ -164,8 +164,8 @@ test.describe('guardedLookup (DNS rebinding)', () => {
     const server = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const guarded = createWebhookAgent({ host: '0.0.0.0', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
-    const open = createWebhookAgent({ host: '127.0.0.1', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
+    const guarded = await createWebhookAgent({ host: '0.0.0.0', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
+    const open = await createWebhookAgent({ host: '127.0.0.1', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
     try {
       const refused = await request(`http://localhost:${port}/`, { dispatcher: guarded }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(PrivateAddressError);

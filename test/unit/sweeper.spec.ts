@@ -12,7 +12,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { testContext } from '../helpers/service-context.js';
 
 const MESSAGE: NewMessage = {
-  from: null, to: [], cc: [], subject: 'hello', headers: {}, text: 'hello', html: null, attachments: [],
+  from: null, to: [], cc: [], subject: 'hello',
   raw: Buffer.from('Subject: hello\r\n\r\nhello\r\n'),
 };
 

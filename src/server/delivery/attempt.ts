@@ -1,7 +1,7 @@
 // Owns one webhook attempt: the signed POST with a total timeout, its outcome in words, and
 // the retry policy that turns an outcome into the delivery's next state.
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { webhookHeaders } from '../../protocol/index.js';
 import type { ResolvedConfig, ServiceContext } from '../context.js';
 import type { AttemptRecord, DeliveryRecord, Millis, WebhookRecord } from '../store/store.js';
@@ -10,12 +10,17 @@ import { checkWebhookUrl, guardedLookup, PrivateAddressError, privateWebhooksAll
 /** The response body is read and thrown away; beyond this many bytes the connection is dropped. */
 const MAX_DISCARDED_BODY = 64 * 1024;
 
+let undici: Promise<typeof import('undici')> | null = null;
+/** undici, loaded with the first webhook call: a service that never makes one does not carry it (~20 MB). */
+const loadUndici = () => (undici ??= import('undici'));
+
 /**
  * The undici Agent webhook calls go through. Without private targets allowed its DNS
  * lookup refuses private addresses (see `guardedLookup`). Close it when done.
  */
-export function createWebhookAgent(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host' | 'webhookTimeoutMs'>): Agent {
+export async function createWebhookAgent(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host' | 'webhookTimeoutMs'>): Promise<Agent> {
   const allowPrivate = privateWebhooksAllowed(config);
+  const { Agent } = await loadUndici();
   return new Agent({
     connect: {
       timeout: config.webhookTimeoutMs,
@@ -58,6 +63,7 @@ export async function postWebhook(
   }, timeoutMs);
   timer.unref();
   try {
+    const { request } = await loadUndici();
     const response = await request(webhook.url, {
       method: 'POST',
       dispatcher: agent,

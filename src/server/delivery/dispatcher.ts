@@ -51,7 +51,8 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #concurrency: number;
   readonly #leaseMs: number;
   readonly #maxIdleMs: number;
-  readonly #agent: Agent;
+  /** Made with the first attempt (see createWebhookAgent). */
+  #agent: Promise<Agent> | null = null;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #onStored = (_message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
     // Another instance's commit may owe deliveries too: look, so that if it dies before sending
@@ -73,7 +74,6 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#concurrency = Math.max(1, options.concurrency ?? 16);
     this.#leaseMs = ctx.config.webhookTimeoutMs + (options.leaseMarginMs ?? 5_000);
     this.#maxIdleMs = options.maxIdleMs ?? 30_000;
-    this.#agent = createWebhookAgent(ctx.config);
   }
 
   /** Starts listening and resumes pending deliveries. Returns `this`; calling it again does nothing. */
@@ -104,7 +104,7 @@ export class WebhookDispatcher implements AsyncDisposable {
       this.#clearTimer();
       await this.#pumping;
       await Promise.allSettled([...this.#inFlight.values()]);
-      await this.#agent.close().catch(() => {});
+      if (this.#agent) await this.#agent.then((agent) => agent.close()).catch(() => {});
       this.#notifyIdle();
     })();
     return this.#closed;
@@ -213,7 +213,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     const payload = await this.#payloadOf(delivery);
     if (payload === null) return this.#drop(delivery, `message ${delivery.messageId} is gone; delivery dropped`);
 
-    const outcome = await postWebhook(this.#ctx, this.#agent, webhook, { id: delivery.id, payload });
+    const outcome = await postWebhook(this.#ctx, await (this.#agent ??= createWebhookAgent(this.#ctx.config)), webhook, { id: delivery.id, payload });
     let next = nextState(config.webhookRetrySchedule, attempt, outcome, clock.now());
     const refused = wasRefused(outcome.error);
     // A target that refused every attempt of a whole retry schedule is taken for gone (a

@@ -36,8 +36,11 @@ export async function planCopies(store: Store, mailboxes: readonly MailboxRecord
   const routingOf = (accountId: string) => {
     let facts = accounts.get(accountId);
     if (!facts) {
-      facts = Promise.all([store.listWebhooks(accountId), store.listBoundWebhookIds(accountId, now)])
-        .then(([webhooks, bound]) => ({ webhooks, bound: new Set(bound) }));
+      // An account without webhooks (mail only read over the API) needs no second read.
+      facts = store.listWebhooks(accountId).then(async (webhooks) => ({
+        webhooks,
+        bound: new Set(webhooks.length === 0 ? [] : await store.listBoundWebhookIds(accountId, now)),
+      }));
       accounts.set(accountId, facts);
     }
     return facts;

@@ -30,7 +30,7 @@ export async function sendTestEvent(ctx: ServiceContext, webhook: WebhookRecord)
     nextAttemptAt: null,
     now,
   });
-  const agent = createWebhookAgent(ctx.config);
+  const agent = await createWebhookAgent(ctx.config);
   try {
     const outcome = await postWebhook(ctx, agent, webhook, { id: delivery.id, payload: JSON.stringify(event) });
     await store.recordAttempt(delivery.id, { attempt: 1, ...outcome }, { status: outcome.ok ? 'delivered' : 'failed', nextAttemptAt: null });

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
 import type { MailboxRecord, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
-import { parseMessage } from './parse.js';
+import { parseSummary } from '../mime/parse.js';
 
 /** An SMTP reply error: smtp-server sends `responseCode` and the message. */
 function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
@@ -110,10 +110,11 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
             // rejectOversized makes smtp-server answer `552 5.3.4` itself, whatever we pass here.
             throw smtpError(552, `message exceeds the ${config.maxMessageSize} byte limit (SIZE); send a smaller message`);
           }
-          const parsed = await parseMessage(raw);
+          // Only the header block is read here: the body is read from the stored source when asked for.
+          const summary = await parseSummary(raw);
           const now = clock.now();
           const plan = await planCopies(store, [...state.mailboxes.values()], now);
-          const copies = await store.insertMessage(plan, parsed, now);
+          const copies = await store.insertMessage(plan, { ...summary, raw }, now);
           if (copies.length === 0) throw smtpError(550, 'every recipient mailbox expired before the message was stored');
           log.debug({ messageIds: copies.map((c) => c.message.id), size: raw.length }, 'message stored');
           return copies;

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { newId } from '../ids.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import {
-  accountFromRow, apiKeyFromRow, attemptFromRow, BODY_COLUMNS, deliveryFromRow, mailboxFromRow, messageFromRow, num, optNum, refusalFromRow,
+  accountFromRow, apiKeyFromRow, attemptFromRow, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
   sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
 } from './rows.js';
 import {
@@ -354,8 +354,6 @@ class PostgresStore implements Store {
     const fromJson = message.from ? JSON.stringify(message.from) : null;
     const toJson = JSON.stringify(message.to);
     const ccJson = JSON.stringify(message.cc);
-    const headersJson = JSON.stringify(message.headers);
-    const attachmentsJson = JSON.stringify(message.attachments);
     return this.#tx(async (client) => {
       // Positions are taken under a transaction-scoped lock, held until commit: a message's seq
       // is visible only after every smaller one, so a poll cursor never passes over a message
@@ -372,9 +370,9 @@ class PostgresStore implements Store {
         const id = newId('msg');
         const seq = num((await this.#row("SELECT nextval('message_seq') AS seq", [], client))!.seq);
         await client.query(
-          `INSERT INTO messages (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, headers_json, text_body, html_body, attachments_json, raw)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-          [seq, id, mailbox.accountId, mailbox.id, mailbox.address, fromJson, toJson, ccJson, message.subject, now, message.raw.length, headersJson, message.text, message.html, attachmentsJson, message.raw],
+          `INSERT INTO messages (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          [seq, id, mailbox.accountId, mailbox.id, mailbox.address, fromJson, toJson, ccJson, message.subject, now, message.raw.length, message.raw],
         );
         const stored: StoredMessage = {
           id, seq, accountId: mailbox.accountId, mailboxId: mailbox.id, mailbox: mailbox.address,
@@ -403,14 +401,14 @@ class PostgresStore implements Store {
   }
 
   async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {
-    const columns = (input.includeBody ? BODY_COLUMNS : SUMMARY_COLUMNS).split(', ').map((c) => `m.${c}`).join(', ');
+    const columns = (input.includeBody ? RAW_COLUMNS : SUMMARY_COLUMNS).split(', ').map((c) => `m.${c}`).join(', ');
     const rows = await this.#rows(
       `SELECT ${columns} FROM messages m JOIN mailboxes b ON b.id = m.mailbox_id
        WHERE m.account_id = $1 AND m.seq > $2 AND b.expires_at > $3 AND ($4::text[] IS NULL OR m.mailbox_id = ANY($4::text[]))
        ORDER BY m.seq LIMIT $5`,
       [input.accountId, input.afterSeq, input.now, input.mailboxIds ?? null, input.limit],
     );
-    return rows.map((r) => messageFromRow(r, input.includeBody));
+    return input.includeBody ? Promise.all(rows.map(messageWithBodyFromRow)) : rows.map(messageFromRow);
   }
 
   async maxSeq() {
@@ -423,7 +421,7 @@ class PostgresStore implements Store {
       `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE mailbox_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
       [mailboxId, input.beforeSeq ?? Number.MAX_SAFE_INTEGER, input.limit],
     );
-    return rows.map((r) => messageFromRow(r, false));
+    return rows.map(messageFromRow);
   }
 
   async countMailboxMessages(mailboxId: string) {
@@ -431,8 +429,8 @@ class PostgresStore implements Store {
   }
 
   async getMessage(accountId: string, mailboxId: string, messageId: string) {
-    const row = await this.#row(`SELECT ${BODY_COLUMNS} FROM messages WHERE id = $1 AND mailbox_id = $2 AND account_id = $3`, [messageId, mailboxId, accountId]);
-    return row ? messageFromRow(row, true) : null;
+    const row = await this.#row(`SELECT ${RAW_COLUMNS} FROM messages WHERE id = $1 AND mailbox_id = $2 AND account_id = $3`, [messageId, mailboxId, accountId]);
+    return row ? messageWithBodyFromRow(row) : null;
   }
 
   async getRawMessage(accountId: string, mailboxId: string, messageId: string) {
@@ -582,17 +580,41 @@ class PostgresStore implements Store {
     return row ? mailboxFromRow(row) : null;
   }
 
-  async sweepExpired(now: Millis) {
+  async sweepExpired(now: Millis, limit = Number.MAX_SAFE_INTEGER) {
     return this.#tx(async (client) => {
       // Every instance may sweep; one at a time does the work, the others find it done.
       const got = await this.#row(`SELECT pg_try_advisory_xact_lock(${lockKey('sweep')}) AS got`, [], client);
-      if (!got?.got) return { mailboxes: 0, messages: 0, deliveries: 0 };
-      const ids = (await this.#rows('SELECT id FROM mailboxes WHERE expires_at <= $1 ORDER BY id FOR UPDATE', [now], client)).map((r) => str(r.id));
-      const removed = await this.#deleteMailboxes(ids, client);
+      if (!got?.got) return { mailboxes: 0, messages: 0, deliveries: 0, more: false };
+      const most = Math.min(limit, 10_000);
+      const ids = (await this.#rows('SELECT id FROM mailboxes WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE', [now, most + 1], client)).map((r) => str(r.id));
+      let budget = limit;
+      let mailboxes = 0;
+      let messages = 0;
+      let deliveries = 0;
+      let more = false;
+      for (const id of ids) {
+        if (budget <= 0 || mailboxes === most) {
+          more = true;
+          break;
+        }
+        // A mailbox goes once it is empty (deleting it first would cascade to every message at once).
+        const d = await this.#count('DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE mailbox_id = $1 LIMIT $2)', [id, budget], client);
+        budget -= d;
+        const m = await this.#count('DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE mailbox_id = $1 LIMIT $2)', [id, Math.max(budget, 0)], client);
+        budget -= m;
+        deliveries += d;
+        messages += m;
+        if (budget <= 0 && (await this.#row('SELECT (EXISTS (SELECT 1 FROM messages WHERE mailbox_id = $1) OR EXISTS (SELECT 1 FROM deliveries WHERE mailbox_id = $1)) AS left', [id], client))?.left) {
+          more = true;
+          break;
+        }
+        await client.query('DELETE FROM mailboxes WHERE id = $1', [id]);
+        mailboxes++;
+      }
       await client.query('DELETE FROM refusals WHERE at < $1 OR seq <= (SELECT MAX(seq) FROM refusals) - $2', [now - 86_400_000, REFUSALS_KEPT]);
       await client.query('DELETE FROM web_sessions WHERE expires_at <= $1', [now]);
       await client.query('DELETE FROM sign_in_tokens WHERE expires_at <= $1', [now]);
-      return { mailboxes: ids.length, ...removed };
+      return { mailboxes, messages, deliveries, more };
     });
   }
 
@@ -613,7 +635,7 @@ class PostgresStore implements Store {
         const { instance, id } = JSON.parse(note.payload) as { instance: string; id: string };
         if (instance === this.#instance) return; // this instance emitted it already
         this.#rows(`SELECT ${SUMMARY_COLUMNS} FROM messages WHERE id = $1`, [id]).then(
-          (rows) => rows.forEach((row) => watcher.onMessage(messageFromRow(row, false))),
+          (rows) => rows.forEach((row) => watcher.onMessage(messageFromRow(row))),
           () => watcher.onResync(),
         );
       });

@@ -1,6 +1,7 @@
 // Owns turning database rows into store records, for both backends: column names are the
 // same in SQLite and Postgres, and every value is normalised here (Postgres BIGINT arrives as
 // a string, SQLite booleans as 0/1).
+import { parseBody } from '../mime/parse.js';
 import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, MailboxRecord, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
@@ -45,8 +46,8 @@ export function mailboxFromRow(r: Row): MailboxRecord {
   };
 }
 
-export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
-  const message: StoredMessage = {
+export function messageFromRow(r: Row): StoredMessage {
+  return {
     id: str(r.id),
     seq: num(r.seq),
     accountId: str(r.account_id),
@@ -59,15 +60,11 @@ export function messageFromRow(r: Row, withBody: boolean): StoredMessage {
     receivedAt: num(r.received_at),
     size: num(r.size),
   };
-  if (withBody) {
-    message.body = {
-      headers: JSON.parse(str(r.headers_json)),
-      text: optStr(r.text_body),
-      html: optStr(r.html_body),
-      attachments: JSON.parse(str(r.attachments_json)),
-    };
-  }
-  return message;
+}
+
+/** A message with its body, read from the stored source (a row of RAW_COLUMNS). */
+export async function messageWithBodyFromRow(r: Row): Promise<StoredMessage> {
+  return { ...messageFromRow(r), body: await parseBody(Buffer.from(r.raw as Uint8Array)) };
 }
 
 export function webhookFromRow(r: Row): WebhookRecord {
@@ -104,7 +101,8 @@ export function attemptFromRow(r: Row): AttemptRecord {
 }
 
 export const SUMMARY_COLUMNS = 'seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size';
-export const BODY_COLUMNS = `${SUMMARY_COLUMNS}, headers_json, text_body, html_body, attachments_json`;
+/** The summary and the source, from which a body is read. */
+export const RAW_COLUMNS = `${SUMMARY_COLUMNS}, raw`;
 
 export function refusalFromRow(row: Row): RefusalRecord {
   return {

@@ -1,6 +1,7 @@
 // Owns the storage contract: every record the service keeps and the one interface both
 // backends (SQLite, Postgres) implement. The store knows nothing of HTTP, SMTP or delivery.
-import type { Address, Attachment, DeliveryStatus, Headers } from '../../protocol/index.js';
+import type { Address, DeliveryStatus } from '../../protocol/index.js';
+import type { MessageBody } from '../mime/parse.js';
 
 /** Times are epoch milliseconds throughout the store. */
 export type Millis = number;
@@ -63,16 +64,15 @@ export interface RefusalRecord {
   accountId: string | null;
 }
 
-/** A parsed message as ingestion hands it to the store (once, for all recipients). */
+/**
+ * A message as ingestion hands it to the store (once, for all recipients): the source as
+ * received, the only copy of its body, with the summary fields read from its headers.
+ */
 export interface NewMessage {
   from: Address | null;
   to: Address[];
   cc: Address[];
   subject: string;
-  headers: Headers;
-  text: string | null;
-  html: string | null;
-  attachments: Attachment[];
   raw: Buffer;
 }
 
@@ -90,8 +90,8 @@ export interface StoredMessage {
   subject: string;
   receivedAt: Millis;
   size: number;
-  /** Present only when bodies were asked for. */
-  body?: { headers: Headers; text: string | null; html: string | null; attachments: Attachment[] };
+  /** Present only when bodies were asked for: read from the stored source at that moment. */
+  body?: MessageBody;
 }
 
 export interface WebhookRecord {
@@ -299,8 +299,14 @@ export interface Store {
    * account has no live mailbox with that id or address.
    */
   expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
-  /** Deletes mailboxes expired at `now` with their messages and pending deliveries (and expired sessions and sign-in tokens). */
-  sweepExpired(now: Millis): Promise<{ mailboxes: number; messages: number; deliveries: number }>;
+  /**
+   * Deletes mailboxes expired at `now` with their messages and pending deliveries (and expired
+   * sessions and sign-in tokens), in one transaction of at most about `limit` messages and
+   * deliveries (default: no limit). `more` tells that expired rows remain: call again. A
+   * mailbox is deleted once it is empty; until then it is expired, so already gone to the API
+   * and SMTP.
+   */
+  sweepExpired(now: Millis, limit?: number): Promise<{ mailboxes: number; messages: number; deliveries: number; more: boolean }>;
 
   // ---- several instances
   /**

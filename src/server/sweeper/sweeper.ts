@@ -1,8 +1,13 @@
 // Owns expiry housekeeping: on an interval, removes expired mailboxes with their messages
 // and pending deliveries. (The API and SMTP already treat an expired mailbox as gone; the
-// sweep only reclaims the space.)
+// sweep only reclaims the space.) A sweep deletes in chunks of SWEEP_CHUNK rows, each its own
+// short transaction, and lets the event loop run between them, so ingestion never waits
+// behind a large expiry for more than one chunk.
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
+
+/** Messages and deliveries deleted per transaction of a sweep. */
+export const SWEEP_CHUNK = 500;
 
 /** What one sweep removed. */
 interface SweepResult {
@@ -67,8 +72,18 @@ export class Sweeper implements AsyncDisposable {
   async #sweep(): Promise<SweepResult> {
     const now = this.#ctx.clock.now();
     const started = performance.now();
-    const result = await this.#ctx.store.sweepExpired(now);
-    const fields = { ...result, durationMs: Math.round(performance.now() - started) };
+    const result: SweepResult = { mailboxes: 0, messages: 0, deliveries: 0 };
+    let chunks = 0;
+    for (;;) {
+      const chunk = await this.#ctx.store.sweepExpired(now, SWEEP_CHUNK);
+      chunks++;
+      result.mailboxes += chunk.mailboxes;
+      result.messages += chunk.messages;
+      result.deliveries += chunk.deliveries;
+      if (!chunk.more || this.#closed) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const fields = { ...result, chunks, durationMs: Math.round(performance.now() - started) };
     if (result.mailboxes > 0) this.#log.info(fields, 'expired mailboxes removed');
     else this.#log.debug(fields, 'nothing expired');
     return result;

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ExtractInput } from '../../../src/extract/index.js';
-import { parseMessage } from '../../../src/server/smtp/parse.js';
+import { parseMessage } from '../../../src/server/mime/parse.js';
 
 /** Absolute path of the sample corpus. */
 export const CORPUS_DIR = fileURLToPath(new URL('../../../fixtures/emails/', import.meta.url));

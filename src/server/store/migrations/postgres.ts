@@ -144,4 +144,12 @@ CREATE TABLE sign_in_tokens (
 CREATE INDEX sign_in_tokens_expiry ON sign_in_tokens(expires_at);
 `,
   },
+  {
+    // A message is kept once, as received: its headers, text, HTML and attachment list are read
+    // from the source when asked for, not stored beside it.
+    version: 2,
+    sql: `
+ALTER TABLE messages DROP COLUMN headers_json, DROP COLUMN text_body, DROP COLUMN html_body, DROP COLUMN attachments_json;
+`,
+  },
 ];
