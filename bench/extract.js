@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findCode, findVerificationLink } from '../dist/extract/index.js';
-import { parseMessage } from '../dist/server/smtp/parse.js';
+import { parseMessage } from '../dist/server/mime/parse.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/emails/', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_EXTRACT_ROUNDS ?? 20);

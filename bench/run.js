@@ -3,25 +3,27 @@
 // machine is noisy). Run `npm run build && npm run bench`.
 //  1. Arrival: how soon a waiting test sees a message after the app sends it — mailwright's
 //     long-poll and webhook push vs the fixed-interval polling loops other clients use.
-//  2. Ingestion: SMTP messages/s stored durably by mailwright vs a bare smtp-server that
-//     discards them (the floor cost of the SMTP library on this machine).
+//  2. Ingestion: SMTP messages/s stored by mailwright vs MailDev 3, each in its own process,
+//     loaded by postfix's smtp-source (bench/ingest.js).
 //  3. Fresh connections: `sendMail` with nodemailer's default transport (a connection per
 //     mail, as most apps send) to mailwright and to MailDev 3 (a dev-only peer on the same
 //     smtp-server), alternating rounds.
 //  4. Extraction: time per message and right/wrong answers over the sample corpus, beside
 //     the hand-written regexes a test author would use (bench/extract.js).
+// With --scale also bench/scale.js (100,000 stored messages), with --load also bench/load.js
+// (200 long-pollers under 500 msg/s): `npm run bench -- --scale --load`.
 import { createServer } from 'node:http';
-import { SMTPServer } from 'smtp-server';
 import nodemailer from 'nodemailer';
 import { MailDev } from 'maildev';
 import { startServer } from '../dist/server/index.js';
 import { verifyWebhook } from '../dist/protocol/index.js';
 import { extraction } from './extract.js';
+import { ingest } from './ingest.js';
+import { scale } from './scale.js';
+import { load } from './load.js';
 
 const KEY = 'mw_bench_key_0123456789';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1000);
-const CONCURRENCY = 8;
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -110,59 +112,6 @@ async function arrival() {
   return results;
 }
 
-async function sink(port) {
-  const server = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], disableReverseLookup: true, logger: false, onData(stream, _s, cb) { stream.on('data', () => {}); stream.on('end', () => cb()); } });
-  await new Promise((r) => server.listen(port, '127.0.0.1', r));
-  return server;
-}
-
-async function blast(port, to, count) {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: CONCURRENCY, maxMessages: Infinity });
-  const body = `Hello,\n\nYour verification code is 482913.\n\n${'Lorem ipsum dolor sit amet. '.repeat(60)}\n`;
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) {
-      const i = next++;
-      await transport.sendMail({ from: 'load@example.test', to, subject: `load ${i}`, text: body, html: `<p>${body}</p>` });
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  transport.close();
-  return count / seconds;
-}
-
-async function ingestion() {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const dir = mkdtempSync(join(tmpdir(), 'mailwright-bench-'));
-  const server = await startServer({ httpPort: 0, smtpPort: 0, data: join(dir, 'bench.db'), apiKey: KEY, logLevel: 'silent' });
-  const box = await api(server, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
-  const bare = await sink(0);
-  const barePort = bare.server.address().port;
-  const peer = await startMailDev();
-  // Alternate to spread the machine's noise over all three.
-  const rates = { mailwright: [], sink: [], maildev: [] };
-  for (let i = 0; i < 2; i++) {
-    rates.sink.push(await blast(barePort, box.email, MESSAGES / 2));
-    rates.maildev.push(await blast(peer.port, box.email, MESSAGES / 2));
-    rates.mailwright.push(await blast(server.smtpPort, box.email, MESSAGES / 2));
-  }
-  await peer.stop();
-  const stored = (await api(server, `/api/emails/${box.id}?limit=1`)).total;
-  await server.close();
-  bare.close();
-  const mw = rates.mailwright.reduce((a, b) => a + b) / rates.mailwright.length;
-  const floor = rates.sink.reduce((a, b) => a + b) / rates.sink.length;
-  const maildev = rates.maildev.reduce((a, b) => a + b) / rates.maildev.length;
-  console.log(`\nSMTP ingestion: ${MESSAGES} messages (~3.5 KB, text+html), ${CONCURRENCY} connections, nodemailer client`);
-  console.log('server                                  msgs/s   vs bare sink');
-  console.log(`bare smtp-server sink (discards)    ${fmt(floor, 0)}       1.00x`);
-  console.log(`MailDev 3.0.0 (in memory + .eml)   ${fmt(maildev, 0)}       ${(maildev / floor).toFixed(2)}x`);
-  console.log(`mailwright (parse + SQLite fsync)   ${fmt(mw, 0)}       ${(mw / floor).toFixed(2)}x   (stored ${stored}; ${(mw / maildev).toFixed(2)}x MailDev)`);
-}
-
 /** A MailDev 3 on free loopback ports (mail kept in a temp folder); its SMTP port. */
 async function startMailDev() {
   const maildev = new MailDev({ smtp: 0, web: 0, ip: '127.0.0.1', webIp: '127.0.0.1', silent: true });
@@ -198,4 +147,6 @@ async function freshConnections() {
 await arrival();
 await freshConnections();
 await extraction();
-await ingestion();
+await ingest();
+if (process.argv.includes('--scale')) await scale();
+if (process.argv.includes('--load')) await load();
