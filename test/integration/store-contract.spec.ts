@@ -141,6 +141,23 @@ for (const backend of BACKENDS) {
       expect(await stores[0]!.getMessage('acc_other', mb.id, first!.message.id)).toBeNull();
     });
 
+    test('a message is announced once committed (readable then), before the insert resolves; not when it fails', async () => {
+      const a = await account();
+      const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'told@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      const order: string[] = [];
+      let readable: Promise<string[]> | undefined;
+      const inserted = stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [] }], mail('told'), NOW, (copies) => {
+        order.push(`committed ${copies.map((c) => c.message.subject).join()}`);
+        readable = other().listMessages({ accountId: a.id, mailboxIds: [mb.id], afterSeq: 0, limit: 10, includeBody: false, now: NOW }).then((ms) => ms.map((m) => m.subject));
+      }).then((copies) => order.push(`resolved ${copies.length}`));
+      await inserted;
+      expect(order).toEqual(['committed told', 'resolved 1']);
+      expect(await readable).toEqual(['told']);
+      let told = false;
+      await expect(stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [] }], { ...mail('bad'), raw: null as unknown as Buffer }, NOW, () => (told = true))).rejects.toThrow();
+      expect(told).toBe(false);
+    });
+
     test('deliveries: a due one is leased to one claimer, attempts are logged, pending ones can be failed', async () => {
       const a = await account();
       const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'https://hooks.example/x', secret: 's', catchAll: true, now: NOW });

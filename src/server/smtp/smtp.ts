@@ -114,16 +114,20 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
           const summary = await parseSummary(raw);
           const now = clock.now();
           const plan = await planCopies(store, [...state.mailboxes.values()], now);
-          const copies = await store.insertMessage(plan, { ...summary, raw }, now);
+          // Waiters and webhooks hear of the message once it is committed (the store's readers
+          // see it from then on), while the log is synced; the sender's 250 waits for the sync.
+          const copies = await store.insertMessage(plan, { ...summary, raw }, now, (committed) => {
+            try {
+              for (const copy of committed) bus.emit('message.stored', copy.message, copy.deliveries);
+            } catch (error) {
+              log.error({ err: error }, 'a message.stored listener failed');
+            }
+          });
           if (copies.length === 0) throw smtpError(550, 'every recipient mailbox expired before the message was stored');
           log.debug({ messageIds: copies.map((c) => c.message.id), size: raw.length }, 'message stored');
           return copies;
         })
-        .then((copies) => {
-          // The commit is durable: acknowledge first, then tell listeners.
-          callback(null, `stored ${copies.map((c) => c.message.id).join(' ')}`);
-          for (const copy of copies) bus.emit('message.stored', copy.message, copy.deliveries);
-        })
+        .then((copies) => callback(null, `stored ${copies.map((c) => c.message.id).join(' ')}`))
         .catch((error: Error & { responseCode?: number }) => {
           if (!error.responseCode) {
             log.error({ err: error }, 'storing a message failed');

@@ -350,11 +350,12 @@ class PostgresStore implements Store {
 
   // ---- messages
 
-  async insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis): Promise<InsertedCopy[]> {
+  async insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
     const fromJson = message.from ? JSON.stringify(message.from) : null;
     const toJson = JSON.stringify(message.to);
     const ccJson = JSON.stringify(message.cc);
-    return this.#tx(async (client) => {
+    // A PostgreSQL commit is durable when it returns: committed and durable are one moment.
+    const committed = await this.#tx(async (client) => {
       // Positions are taken under a transaction-scoped lock, held until commit: a message's seq
       // is visible only after every smaller one, so a poll cursor never passes over a message
       // that commits later with a smaller position.
@@ -398,6 +399,8 @@ class PostgresStore implements Store {
       }
       return inserted;
     });
+    onCommitted?.(committed);
+    return committed;
   }
 
   async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {

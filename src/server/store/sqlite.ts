@@ -325,14 +325,17 @@ class SqliteStore implements Store {
   // Messages that arrive while the log is being synced wait here and are committed together,
   // in one transaction, when that sync ends (each in a savepoint of its own, so one failure
   // fails only its own message); one sync then makes the whole batch durable.
-  #waiting: Array<{ copies: readonly CopyPlan[]; message: NewMessage; now: Millis; done: (result: InsertedCopy[] | Error) => void }> = [];
+  #waiting: Array<{
+    copies: readonly CopyPlan[]; message: NewMessage; now: Millis;
+    committed?: (inserted: InsertedCopy[]) => void; done: (result: InsertedCopy[] | Error) => void;
+  }> = [];
   /** The batch being committed and synced, if any. */
   #batch: Promise<void> | null = null;
 
-  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis): Promise<InsertedCopy[]> {
+  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
     if (this.#closed) return Promise.reject(new Error('the store is closed'));
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ copies, message, now, done: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
+      this.#waiting.push({ copies, message, now, committed: onCommitted, done: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
       this.#batch ??= this.#commitWaiting();
     });
   }
@@ -352,6 +355,15 @@ class SqliteStore implements Store {
               return error as Error;
             }
           })).immediate();
+        } catch (error) {
+          results = jobs.map(() => error as Error);
+        }
+        // Committed: listeners may be told while the log syncs; the senders hear after it.
+        jobs.forEach((job, i) => {
+          const result = results[i]!;
+          if (!(result instanceof Error)) job.committed?.(result);
+        });
+        try {
           await this.#durable();
         } catch (error) {
           results = jobs.map(() => error as Error);
@@ -362,6 +374,7 @@ class SqliteStore implements Store {
       this.#batch = null;
     }
   }
+
 
   /** One message's copies and deliveries, in a savepoint of the batch's transaction. */
   #insertCopies(copies: readonly CopyPlan[], message: NewMessage, now: Millis): InsertedCopy[] {

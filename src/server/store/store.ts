@@ -241,8 +241,13 @@ export interface Store {
    * delivery (due now) to each webhook the plan names for it, in one durable transaction.
    * The store does not choose the webhooks (delivery routing does); it skips mailboxes that
    * expired and webhooks deleted since the plan was made.
+   *
+   * Resolves once the transaction is durable. `onCommitted` is called before that, as soon as
+   * it has committed (readers of the store see the copies from then on), so listeners can be
+   * told while the log is being synced; with a store whose commits are durable at once the two
+   * coincide. It is not called when the transaction fails.
    */
-  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis): Promise<InsertedCopy[]>;
+  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]>;
   /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */
   listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }): Promise<StoredMessage[]>;
   /** The highest seq ever assigned (0 when none). */
