@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Benchmarks, printed side by side with a peer measured in the same run (ratios, since the
 // machine is noisy). Run `npm run build && npm run bench`.
-//  1. Arrival: how soon a waiting test sees a message after the app sends it — mailwright's
-//     long-poll and webhook push vs the fixed-interval polling loops other clients use.
+//  1. Arrival: how soon a test's waitForMessage resolves after the app starts its SMTP send —
+//     the fixture's webhook push and long-poll vs fixed-interval polling, also of MailDev 3
+//     (bench/arrival.js).
 //  2. Ingestion: SMTP messages/s stored by mailwright vs MailDev 3, each in its own process,
 //     loaded by postfix's smtp-source (bench/ingest.js).
 //  3. Fresh connections: `sendMail` with nodemailer's default transport (a connection per
@@ -17,6 +18,7 @@ import nodemailer from 'nodemailer';
 import { MailDev } from 'maildev';
 import { startServer } from '../dist/server/index.js';
 import { verifyWebhook } from '../dist/protocol/index.js';
+import { arrival } from './arrival.js';
 import { extraction } from './extract.js';
 import { ingest } from './ingest.js';
 import { scale } from './scale.js';
@@ -34,82 +36,6 @@ const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);
 async function api(server, path, init = {}) {
   const res = await fetch(server.httpUrl + path, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...init.headers } });
   return res.json();
-}
-
-async function arrival() {
-  const server = await startServer({ httpPort: 0, smtpPort: 0, data: ':memory:', apiKey: KEY, logLevel: 'silent' });
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 });
-  await transport.verify();
-  // Webhook receiver
-  let secret = '';
-  const waiting = new Map();
-  const receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      res.end('ok');
-      if (verifyWebhook(secret, req.headers, body)) return;
-      const event = JSON.parse(body);
-      if (event.type === 'message.received') waiting.get(event.data.subject)?.();
-    });
-  });
-  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-  const hook = await api(server, '/api/config/webhooks', { method: 'POST', body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/` }) });
-  secret = hook.secret;
-
-  const strategies = {
-    'long-poll (mailwright)': async (box, subject, cursor) => {
-      let calls = 0;
-      for (;;) {
-        calls++;
-        const page = await api(server, `/api/emails?mailbox=${box.id}&after=${cursor}&wait=10`);
-        if (page.messages.some((m) => m.subject === subject)) return calls;
-        cursor = page.cursor;
-      }
-    },
-    'webhook push (mailwright)': (box, subject) => new Promise((resolve) => waiting.set(subject, () => resolve(0))),
-    'interval poll 250 ms': (box, subject, cursor) => intervalPoll(box, subject, cursor, 250),
-    'interval poll 1000 ms': (box, subject, cursor) => intervalPoll(box, subject, cursor, 1000),
-  };
-  async function intervalPoll(box, subject, cursor, every) {
-    for (let calls = 1; ; calls++) {
-      const page = await api(server, `/api/emails?mailbox=${box.id}&after=${cursor}`);
-      if (page.messages.some((m) => m.subject === subject)) return calls;
-      await new Promise((r) => setTimeout(r, every));
-    }
-  }
-
-  const results = [];
-  for (const [name, wait] of Object.entries(strategies)) {
-    const latencies = [];
-    let totalCalls = 0;
-    // Round -1 warms up (first SMTP send, JIT) and is not counted.
-    for (let round = -1; round < ROUNDS; round++) {
-      const box = await api(server, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000, ...(name.startsWith('webhook') ? { webhookId: hook.id } : {}) }) });
-      const { cursor } = await api(server, `/api/emails?mailbox=${box.id}`);
-      const subject = `${name} #${round}`;
-      // The waiter starts first, as in a test; the app sends a moment later, at a random phase.
-      const seen = wait(box, subject, cursor).then((calls) => ({ calls, at: performance.now() }));
-      await new Promise((r) => setTimeout(r, Math.random() * 50));
-      const sentAt = performance.now();
-      await transport.sendMail({ from: 'app@example.test', to: box.email, subject, text: 'Your code is 123456' });
-      const { calls, at } = await seen;
-      if (round < 0) continue;
-      latencies.push(at - sentAt);
-      totalCalls += calls;
-    }
-    if (process.env.BENCH_VERBOSE) console.log(name, latencies.map((l) => l.toFixed(1)).join(" "));
-    results.push({ name, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), calls: totalCalls / ROUNDS });
-  }
-  transport.close();
-  receiver.close();
-  await server.close();
-
-  const base = results[0].p50;
-  console.log(`\nArrival latency: app starts sending over SMTP -> waiting test sees the message (${ROUNDS} rounds each, after 1 warm-up)`);
-  console.log('strategy                      p50 ms   p95 ms   API calls/msg   p50 vs long-poll');
-  for (const r of results) console.log(`${r.name.padEnd(28)}${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.calls)}        ${(r.p50 / base).toFixed(2)}x`);
-  return results;
 }
 
 /** A MailDev 3 on free loopback ports (mail kept in a temp folder); its SMTP port. */
