@@ -8,6 +8,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
+import { SERVICE_NODE_FLAGS } from '../dist/playwright/config.js';
 
 export const KEY = 'mw_bench_key_0123456789';
 export const FROM = 'load@example.test';
@@ -95,8 +96,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
  */
 export async function startChild(kind, options = {}) {
   const dir = mkdtempSync(join(tmpdir(), `mailwright-bench-${kind}-`));
-  // mailwright runs with the V8 flag its `npm start` and mailwrightServer() use; MailDev as its own bin does.
-  const execArgv = kind === 'mailwright' ? ['--max-semi-space-size=2'] : [];
+  // mailwright runs with the Node flags `npm start` and mailwrightServer() use; MailDev as its own bin does.
+  const execArgv = kind === 'mailwright' ? [...SERVICE_NODE_FLAGS] : [];
   const child = fork(CHILD, [kind, dir, JSON.stringify(options)], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const pending = new Map();
   let seq = 0;

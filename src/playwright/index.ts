@@ -67,5 +67,5 @@ export {
   type ForgottenCall,
   type WaitTimeoutDetails,
 } from './errors.js';
-export { DEFAULT_PLAYWRIGHT_API_KEY, mailwrightServer, type MailwrightServerOptions, type WebServerEntry } from './config.js';
+export { DEFAULT_PLAYWRIGHT_API_KEY, mailwrightServer, SERVICE_NODE_FLAGS, type MailwrightServerOptions, type WebServerEntry } from './config.js';
 export { chromiumExecutable, chromiumLaunchOptions, findChromium, SYSTEM_CHROMIUM_PATHS, type ChromiumLaunchOptions, type ChromiumLocation } from './browser.js';

@@ -1,9 +1,9 @@
 // Unit tests of option resolution (src/playwright/options.ts), mailwrightServer() and the
 // Chromium helpers.
 import { test, expect } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromiumExecutable, chromiumLaunchOptions, findChromium } from '../../src/playwright/browser.js';
-import { mailwrightServer } from '../../src/playwright/config.js';
+import { mailwrightServer, SERVICE_NODE_FLAGS } from '../../src/playwright/config.js';
 import { resolveMailOptions } from '../../src/playwright/options.js';
 
 const env = { MAILWRIGHT_URL: 'http://127.0.0.1:8025/', MAILWRIGHT_API_KEY: 'mw_env' };
@@ -89,7 +89,8 @@ test.describe('mailwrightServer', () => {
       expect(entry.reuseExistingServer).toBe(false);
       // The current Node runs the CLI (quoted when its path needs it).
       const node = /^[\w@%+=:,./-]+$/.test(process.execPath) ? process.execPath : `'${process.execPath}'`;
-      expect(entry.command.startsWith(`${node} `)).toBe(true);
+      expect(entry.command.startsWith(`${node} ${SERVICE_NODE_FLAGS.join(' ')} `)).toBe(true); // the memory flags npm start uses too
+      expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start).toBe(`node ${SERVICE_NODE_FLAGS.join(' ')} dist/cli.js serve`);
       expect(entry.command).toMatch(/cli\.js serve --host 127\.0\.0\.1 --http-port 18025 --smtp-port 12525 --api-key mw_playwright_local_key --data :memory: --domain a\.test --domain b\.test --log-level warn$/);
       const cli = /(\S*cli\.js)/.exec(entry.command)![1]!;
       expect(existsSync(cli)).toBe(true);
