@@ -13,30 +13,17 @@
 //     the hand-written regexes a test author would use (bench/extract.js).
 // With --scale also bench/scale.js (100,000 stored messages), with --load also bench/load.js
 // (200 long-pollers under 500 msg/s): `npm run bench -- --scale --load`.
-import { createServer } from 'node:http';
 import nodemailer from 'nodemailer';
 import { MailDev } from 'maildev';
 import { startServer } from '../dist/server/index.js';
-import { verifyWebhook } from '../dist/protocol/index.js';
 import { arrival } from './arrival.js';
 import { extraction } from './extract.js';
+import { fmt, KEY, mailbox, quantile } from './harness.js';
 import { ingest } from './ingest.js';
 import { scale } from './scale.js';
 import { load } from './load.js';
 
-const KEY = 'mw_bench_key_0123456789';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);
-
-async function api(server, path, init = {}) {
-  const res = await fetch(server.httpUrl + path, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...init.headers } });
-  return res.json();
-}
 
 /** A MailDev 3 on free loopback ports (mail kept in a temp folder); its SMTP port. */
 async function startMailDev() {
@@ -47,7 +34,7 @@ async function startMailDev() {
 
 async function freshConnections() {
   const server = await startServer({ httpPort: 0, smtpPort: 0, data: ':memory:', apiKey: KEY, logLevel: 'silent' });
-  const box = await api(server, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
+  const box = await mailbox(server);
   const peer = await startMailDev();
   const targets = { mailwright: server.smtpPort, 'MailDev 3.0.0': peer.port };
   const latencies = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
@@ -66,7 +53,7 @@ async function freshConnections() {
   console.log(`\nFresh connection: sendMail with nodemailer's default transport (one connection per mail), ${ROUNDS * 2} rounds, alternating`);
   console.log('server                 p50 ms   p95 ms   p50 vs mailwright');
   for (const [name, values] of Object.entries(latencies)) {
-    console.log(`${name.padEnd(20)}${fmt(quantile(values, 0.5))} ${fmt(quantile(values, 0.95))}       ${(quantile(values, 0.5) / mw).toFixed(2)}x`);
+    console.log(`${name.padEnd(20)}${fmt(quantile(values, 0.5), 1, 8)} ${fmt(quantile(values, 0.95), 1, 8)}       ${(quantile(values, 0.5) / mw).toFixed(2)}x`);
   }
 }
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { newId } from '../ids.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import {
-  accountFromRow, apiKeyFromRow, attemptFromRow, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
+  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
   sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
 } from './rows.js';
 import {
@@ -29,6 +29,7 @@ import {
   type SessionRecord,
   type Store,
   type StoredMessage,
+  SWEEP_MAILBOXES_MAX,
   type WebhookRecord,
 } from './store.js';
 
@@ -438,7 +439,7 @@ class PostgresStore implements Store {
 
   async getRawMessage(accountId: string, mailboxId: string, messageId: string) {
     const row = await this.#row('SELECT raw FROM messages WHERE id = $1 AND mailbox_id = $2 AND account_id = $3', [messageId, mailboxId, accountId]);
-    return row ? Buffer.from(row.raw as Uint8Array) : null;
+    return row ? bytes(row.raw) : null;
   }
 
   // ---- webhooks and deliveries
@@ -588,7 +589,7 @@ class PostgresStore implements Store {
       // Every instance may sweep; one at a time does the work, the others find it done.
       const got = await this.#row(`SELECT pg_try_advisory_xact_lock(${lockKey('sweep')}) AS got`, [], client);
       if (!got?.got) return { mailboxes: 0, messages: 0, deliveries: 0, more: false };
-      const most = Math.min(limit, 10_000);
+      const most = Math.min(limit, SWEEP_MAILBOXES_MAX);
       const ids = (await this.#rows('SELECT id FROM mailboxes WHERE expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE', [now, most + 1], client)).map((r) => str(r.id));
       let budget = limit;
       let mailboxes = 0;

@@ -64,7 +64,12 @@ export function messageFromRow(r: Row): StoredMessage {
 
 /** A message with its body, read from the stored source (a row of RAW_COLUMNS). */
 export async function messageWithBodyFromRow(r: Row): Promise<StoredMessage> {
-  return { ...messageFromRow(r), body: await parseBody(Buffer.from(r.raw as Uint8Array)) };
+  return { ...messageFromRow(r), body: await parseBody(bytes(r.raw)) };
+}
+
+/** A BLOB/bytea column as a Buffer: both drivers already give one, so it is not copied. */
+export function bytes(value: unknown): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value as Uint8Array);
 }
 
 export function webhookFromRow(r: Row): WebhookRecord {

@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import { WalSync } from './wal-sync.js';
 import {
-  accountFromRow, apiKeyFromRow, attemptFromRow, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
+  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
   sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
 } from './rows.js';
 import {
@@ -29,6 +29,7 @@ import {
   type SessionRecord,
   type Store,
   type StoredMessage,
+  SWEEP_MAILBOXES_MAX,
   type WebhookRecord,
 } from './store.js';
 
@@ -375,7 +376,6 @@ class SqliteStore implements Store {
     }
   }
 
-
   /** One message's copies and deliveries, in a savepoint of the batch's transaction. */
   #insertCopies(copies: readonly CopyPlan[], message: NewMessage, now: Millis): InsertedCopy[] {
     // The mailbox is read by the insert itself: one that expired since RCPT gets no copy.
@@ -460,7 +460,7 @@ class SqliteStore implements Store {
 
   async getRawMessage(accountId: string, mailboxId: string, messageId: string) {
     const row = this.#get('SELECT raw FROM messages WHERE id = ? AND mailbox_id = ? AND account_id = ?', messageId, mailboxId, accountId);
-    return row ? Buffer.from(row.raw as Uint8Array) : null;
+    return row ? bytes(row.raw) : null;
   }
 
   // ---- webhooks and deliveries
@@ -612,14 +612,15 @@ class SqliteStore implements Store {
 
   async sweepExpired(now: Millis, limit = Number.MAX_SAFE_INTEGER) {
     return this.db.transaction(() => {
+      const most = Math.min(limit, SWEEP_MAILBOXES_MAX);
       let budget = limit;
       let mailboxes = 0;
       let messages = 0;
       let deliveries = 0;
       let more = false;
-      const ids = this.#column<string>('SELECT id FROM mailboxes WHERE expires_at <= ? ORDER BY expires_at LIMIT ?', now, Math.min(limit, 10_000) + 1);
+      const ids = this.#column<string>('SELECT id FROM mailboxes WHERE expires_at <= ? ORDER BY expires_at LIMIT ?', now, most + 1);
       for (const id of ids) {
-        if (budget <= 0 || mailboxes === Math.min(limit, 10_000)) {
+        if (budget <= 0 || mailboxes === most) {
           more = true;
           break;
         }

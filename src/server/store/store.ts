@@ -4,6 +4,9 @@ import type { Address, DeliveryStatus } from '../../protocol/index.js';
 import type { MessageBody } from '../mime/parse.js';
 
 /** Times are epoch milliseconds throughout the store. */
+
+/** Most mailboxes one `sweepExpired` call deletes, whatever its limit (a bound on one transaction). */
+export const SWEEP_MAILBOXES_MAX = 10_000;
 export type Millis = number;
 
 export type Scope = 'emails' | 'config';
@@ -305,7 +308,7 @@ export interface Store {
    */
   expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
   /**
-   * Deletes mailboxes expired at `now` with their messages and pending deliveries (and expired
+   * Deletes mailboxes expired at `now` (at most {@link SWEEP_MAILBOXES_MAX} per call) with their messages and pending deliveries (and expired
    * sessions and sign-in tokens), in one transaction of at most about `limit` messages and
    * deliveries (default: no limit). `more` tells that expired rows remain: call again. A
    * mailbox is deleted once it is empty; until then it is expired, so already gone to the API
