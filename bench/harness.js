@@ -97,7 +97,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 export async function startChild(kind, options = {}) {
   const dir = mkdtempSync(join(tmpdir(), `mailwright-bench-${kind}-`));
   // mailwright runs with the Node flags `npm start` and mailwrightServer() use; MailDev as its own bin does.
-  const execArgv = kind === 'mailwright' ? [...SERVICE_NODE_FLAGS] : [];
+  // BENCH_NODE_ARGS adds flags to mailwright's (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+  const execArgv = kind === 'mailwright' ? [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] : [];
   const child = fork(CHILD, [kind, dir, JSON.stringify(options)], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const pending = new Map();
   let seq = 0;

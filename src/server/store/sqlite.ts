@@ -36,6 +36,14 @@ import {
 /** Page size of a new database file. */
 const PAGE_SIZE = 8_192;
 
+/**
+ * Page cache of the connection, KiB. better-sqlite3 builds SQLite with a 16 MB default, which
+ * a busy store fills and keeps for good (RSS); the pages ingest and reads touch (each
+ * mailbox's index leaf, the newest rows) fit in a few MB, and the rest is in the OS's cache.
+ * Same throughput at 4 MB here, RSS at 20 k stored 117 -> 108 MB.
+ */
+const CACHE_KIB = 4_096;
+
 /** Most refusals kept (the sweeper trims the oldest beyond it). */
 const REFUSALS_KEPT = 10_000;
 
@@ -54,7 +62,7 @@ export function openSqliteStore(file: string): Store {
   // NORMAL: commits do not sync; WalSync does, off the event loop. The log is cut back to
   // 64 MiB after a checkpoint.
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = ${64 * 1024 * 1024};
-    PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;`);
+    PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = ${-CACHE_KIB};`);
   const store = new SqliteStore(db, file === ':memory:' ? null : new WalSync(`${file}-wal`));
   store.migrate();
   return store;
