@@ -20,14 +20,6 @@ const handlers = {
   },
 };
 
-if (process.env.MW_TRACE) {
-  const trace = [];
-  globalThis.__tr = (label) => trace.push([label, now()]);
-  const http = await import('node:http');
-  const end = http.ServerResponse.prototype.end;
-  http.ServerResponse.prototype.end = function (...args) { if (this.req?.url?.includes('wait=')) globalThis.__tr('resEnd'); return end.apply(this, args); };
-  handlers.trace = () => ({ trace: trace.splice(0) });
-}
 if (kind === 'mailwright') {
   const { startServer } = await import('../dist/server/index.js');
   const server = await startServer({ httpPort: 0, smtpPort: 0, data: join(dir, 'bench.db'), apiKey: 'mw_bench_key_0123456789', logLevel: 'silent' });
