@@ -194,6 +194,17 @@ for (const backend of BACKENDS) {
       expect(uses.filter((u) => u === a.id)).toHaveLength(1);
     });
 
+    test('the recipient lookup finds a mailbox by address in any case and says whether its account has a webhook', async () => {
+      const a = await account();
+      const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'rcpt@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      expect(await other().findMailboxByAddress('RCPT@mailwright.test')).toEqual({ ...box, accountHasWebhooks: false });
+      const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: false, now: NOW });
+      expect(await other().findMailboxByAddress('rcpt@mailwright.test')).toEqual({ ...box, accountHasWebhooks: true });
+      await stores[0]!.deleteWebhook(a.id, hook.id);
+      expect((await other().findMailboxByAddress('rcpt@mailwright.test'))?.accountHasWebhooks).toBe(false);
+      expect(await other().findMailboxByAddress('nobody@mailwright.test')).toBeNull();
+    });
+
     test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
       const a = await account();
       const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'old@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);

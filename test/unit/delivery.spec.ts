@@ -492,6 +492,22 @@ test.describe('webhook routing', () => {
     ]);
     expect((await log(ctx, catchAll)).map((d) => [d.mailboxId, d.status])).toEqual([[plain.id, 'pending']]);
   });
+
+  test('routing reads no webhooks for a recipient whose account had none at lookup, and routes to one made before the lookup', async () => {
+    const now = clock.now();
+    const account = await store.createAccount({ email: 'plain@example.test', role: 'user', isAdmin: false, passwordHash: null, now });
+    await store.createMailbox({ accountId: account.id, address: 'nohooks@mailwright.test', webhookId: null, createdAt: now, expiresAt: now + 60_000 }, now);
+    let reads = 0;
+    const listWebhooks = store.listWebhooks.bind(store);
+    const counted: Store = Object.assign(Object.create(store) as Store, { listWebhooks: (id: string) => (reads++, listWebhooks(id)), listBoundWebhookIds: store.listBoundWebhookIds.bind(store) });
+    const before = (await store.findMailboxByAddress('nohooks@mailwright.test'))!;
+    expect(await planCopies(counted, [before], now)).toEqual([{ mailboxId: before.id, webhookIds: [] }]);
+    expect(reads).toBe(0);
+    const hook = await store.createWebhook({ accountId: account.id, url: receiver.url, secret: generateWebhookSecret(), catchAll: true, now });
+    const after = (await store.findMailboxByAddress('nohooks@mailwright.test'))!;
+    expect(await planCopies(counted, [after], now)).toEqual([{ mailboxId: after.id, webhookIds: [hook.id] }]);
+    expect(reads).toBe(1);
+  });
 });
 
 test.describe('sendTestEvent', () => {

@@ -6,7 +6,7 @@
 // deliveries in one transaction. A crash after SMTP's `250` therefore cannot lose a
 // delivery: the rows are already there and the dispatcher resumes them on start. The
 // webhook body is not stored; the dispatcher builds it from the stored message when it sends.
-import type { CopyPlan, MailboxRecord, Millis, Store, WebhookRecord } from '../store/store.js';
+import type { CopyPlan, MailboxRecord, Millis, RecipientMailbox, Store, WebhookRecord } from '../store/store.js';
 
 /**
  * The webhooks a copy in `mailbox` is delivered to: a mailbox bound to a webhook goes to
@@ -27,11 +27,16 @@ export function webhookTargets(
 
 /**
  * One copy per mailbox with the webhooks it is owed, read from the store as of `now` (only
- * for unbound mailboxes: a bound one needs no read). A
- * webhook created or bound in the instant between this read and the insert is not
- * considered for this message; one deleted meanwhile is skipped by the insert.
+ * for unbound mailboxes of an account that has webhooks: a bound one needs no read, and
+ * neither does one whose account had no webhook when SMTP looked its recipient up, see
+ * {@link RecipientMailbox}). A webhook created or bound between that read and the insert is
+ * not considered for this message; one deleted meanwhile is skipped by the insert.
  */
-export async function planCopies(store: Store, mailboxes: readonly MailboxRecord[], now: Millis): Promise<CopyPlan[]> {
+export async function planCopies(
+  store: Store,
+  mailboxes: ReadonlyArray<MailboxRecord & Partial<Pick<RecipientMailbox, 'accountHasWebhooks'>>>,
+  now: Millis,
+): Promise<CopyPlan[]> {
   const accounts = new Map<string, Promise<{ webhooks: WebhookRecord[]; bound: Set<string> }>>();
   const routingOf = (accountId: string) => {
     let facts = accounts.get(accountId);
@@ -49,6 +54,8 @@ export async function planCopies(store: Store, mailboxes: readonly MailboxRecord
     // A bound mailbox (every fixture inbox) goes to its webhook: nothing to read on the ingest
     // path, since the insert itself skips a webhook deleted meanwhile.
     if (mailbox.webhookId !== null) return { mailboxId: mailbox.id, webhookIds: [mailbox.webhookId] };
+    // Mail of an account without webhooks (read over the API only) owes no delivery.
+    if (mailbox.accountHasWebhooks === false) return { mailboxId: mailbox.id, webhookIds: [] };
     const { webhooks, bound } = await routingOf(mailbox.accountId);
     return { mailboxId: mailbox.id, webhookIds: webhookTargets(mailbox, webhooks, bound) };
   }));

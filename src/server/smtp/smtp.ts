@@ -9,7 +9,7 @@ import { PromptSMTPServer } from './prompt-greeting.js';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
-import type { MailboxRecord, RefusalRecord } from '../store/store.js';
+import type { RecipientMailbox, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
 import { parseSummary } from '../mime/parse.js';
 
@@ -20,7 +20,7 @@ function smtpError(responseCode: number, message: string): Error & { responseCod
 
 interface SessionState {
   /** Mailboxes accepted at RCPT time, by id. */
-  mailboxes: Map<string, MailboxRecord>;
+  mailboxes: Map<string, RecipientMailbox>;
 }
 
 function stateOf(session: SMTPServerSession): SessionState {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { newId } from '../ids.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import {
-  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
+  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow,
   sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
 } from './rows.js';
 import {
@@ -550,8 +550,8 @@ class PostgresStore implements Store {
   // ---- refusals
 
   async findMailboxByAddress(address: string) {
-    const row = await this.#row('SELECT * FROM mailboxes WHERE address = $1', [address.toLowerCase()]);
-    return row ? mailboxFromRow(row) : null;
+    const row = await this.#row(RECIPIENT_LOOKUP, [address.toLowerCase()]);
+    return row ? recipientFromRow(row) : null;
   }
 
   async recordRefusal(r: RefusalRecord) {

@@ -2,7 +2,7 @@
 // same in SQLite and Postgres, and every value is normalised here (Postgres BIGINT arrives as
 // a string, SQLite booleans as 0/1).
 import { parseBody } from '../mime/parse.js';
-import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, MailboxRecord, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
+import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, MailboxRecord, RecipientMailbox, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
 
@@ -33,6 +33,17 @@ export function apiKeyFromRow(r: Row): ApiKeyRecord {
     revokedAt: optNum(r.revoked_at),
     lastUsedAt: optNum(r.last_used_at),
   };
+}
+
+/**
+ * The SMTP recipient lookup (`$1`: the lower-case address): the mailbox and whether its account
+ * has a webhook, in one read (webhooks_account index).
+ */
+export const RECIPIENT_LOOKUP =
+  'SELECT m.*, EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = m.account_id) AS account_has_webhooks FROM mailboxes m WHERE m.address = $1';
+
+export function recipientFromRow(r: Row): RecipientMailbox {
+  return { ...mailboxFromRow(r), accountHasWebhooks: Boolean(r.account_has_webhooks) };
 }
 
 export function mailboxFromRow(r: Row): MailboxRecord {

@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import { WalSync } from './wal-sync.js';
 import {
-  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, refusalFromRow,
+  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow,
   sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
 } from './rows.js';
 import {
@@ -32,6 +32,8 @@ import {
   SWEEP_MAILBOXES_MAX,
   type WebhookRecord,
 } from './store.js';
+
+const RECIPIENT_LOOKUP_SQLITE = RECIPIENT_LOOKUP.replace('$1', '?');
 
 /** Page size of a new database file. */
 const PAGE_SIZE = 8_192;
@@ -83,7 +85,17 @@ class SqliteStore implements Store {
   #closed = false;
   readonly #statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database, private readonly wal: WalSync | null) {}
+  constructor(private readonly db: Database.Database, private readonly wal: WalSync | null) {
+    this.#insertCopiesAtomically = db.transaction((copies: readonly CopyPlan[], message: NewMessage, now: Millis) => this.#insertCopies(copies, message, now));
+    this.#insertBatch = db.transaction((jobs: ReadonlyArray<{ copies: readonly CopyPlan[]; message: NewMessage; now: Millis }>) => jobs.map((job) => {
+      try {
+        const single = job.copies.length === 1 && job.copies[0]!.webhookIds.length === 0;
+        return single ? this.#insertCopies(job.copies, job.message, job.now) : this.#insertCopiesAtomically(job.copies, job.message, job.now);
+      } catch (error) {
+        return error as Error;
+      }
+    }));
+  }
 
   /** Resolves once every commit made so far is on disk (at once for an in-memory database). */
   #durable(): Promise<void> {
@@ -357,13 +369,7 @@ class SqliteStore implements Store {
         this.#waiting = [];
         let results: Array<InsertedCopy[] | Error>;
         try {
-          results = this.db.transaction(() => jobs.map((job) => {
-            try {
-              return this.#insertCopies(job.copies, job.message, job.now);
-            } catch (error) {
-              return error as Error;
-            }
-          })).immediate();
+          results = this.#insertBatch.immediate(jobs);
         } catch (error) {
           results = jobs.map(() => error as Error);
         }
@@ -384,7 +390,14 @@ class SqliteStore implements Store {
     }
   }
 
-  /** One message's copies and deliveries, in a savepoint of the batch's transaction. */
+  // The batch's transaction and each message's savepoint, wrapped once (better-sqlite3 builds
+  // a function with its BEGIN/SAVEPOINT statements per wrap). A message whose copies and
+  // deliveries are one INSERT (one mailbox, no webhook: most mail) needs no savepoint: a failed
+  // statement is undone on its own and leaves the batch's transaction as it was.
+  readonly #insertBatch: Database.Transaction<(jobs: ReadonlyArray<{ copies: readonly CopyPlan[]; message: NewMessage; now: Millis }>) => Array<InsertedCopy[] | Error>>;
+  readonly #insertCopiesAtomically: Database.Transaction<(copies: readonly CopyPlan[], message: NewMessage, now: Millis) => InsertedCopy[]>;
+
+  /** One message's copies and deliveries (in a savepoint of the batch's transaction unless it is one statement). */
   #insertCopies(copies: readonly CopyPlan[], message: NewMessage, now: Millis): InsertedCopy[] {
     // The mailbox is read by the insert itself: one that expired since RCPT gets no copy.
     const insertMessage = this.#prepare(`INSERT INTO messages
@@ -399,32 +412,30 @@ class SqliteStore implements Store {
     const toJson = JSON.stringify(message.to);
     const ccJson = JSON.stringify(message.cc);
     const size = message.raw.length;
-    return this.db.transaction(() => {
-      const inserted: InsertedCopy[] = [];
-      const seen = new Set<string>();
-      for (const copy of copies) {
-        if (seen.has(copy.mailboxId)) continue;
-        seen.add(copy.mailboxId);
-        const id = newId('msg');
-        const row = insertMessage.get(id, fromJson, toJson, ccJson, message.subject, now, size, message.raw, copy.mailboxId, now) as Row | undefined;
-        if (!row) continue;
-        const accountId = str(row.account_id);
-        const stored: StoredMessage = {
-          id, seq: num(row.seq), accountId, mailboxId: copy.mailboxId, mailbox: str(row.mailbox),
-          from: message.from, to: message.to, cc: message.cc, subject: message.subject, receivedAt: now, size,
+    const inserted: InsertedCopy[] = [];
+    const seen = new Set<string>();
+    for (const copy of copies) {
+      if (seen.has(copy.mailboxId)) continue;
+      seen.add(copy.mailboxId);
+      const id = newId('msg');
+      const row = insertMessage.get(id, fromJson, toJson, ccJson, message.subject, now, size, message.raw, copy.mailboxId, now) as Row | undefined;
+      if (!row) continue;
+      const accountId = str(row.account_id);
+      const stored: StoredMessage = {
+        id, seq: num(row.seq), accountId, mailboxId: copy.mailboxId, mailbox: str(row.mailbox),
+        from: message.from, to: message.to, cc: message.cc, subject: message.subject, receivedAt: now, size,
+      };
+      const deliveries: DeliveryRecord[] = [];
+      for (const webhookId of new Set(copy.webhookIds)) {
+        const delivery: DeliveryRecord = {
+          id: newId('evt'), webhookId, accountId, event: 'message.received', messageId: id, mailboxId: copy.mailboxId,
+          status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now,
         };
-        const deliveries: DeliveryRecord[] = [];
-        for (const webhookId of new Set(copy.webhookIds)) {
-          const delivery: DeliveryRecord = {
-            id: newId('evt'), webhookId, accountId, event: 'message.received', messageId: id, mailboxId: copy.mailboxId,
-            status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now,
-          };
-          if (insertDelivery.run(delivery.id, id, copy.mailboxId, now, now, webhookId, accountId).changes > 0) deliveries.push(delivery);
-        }
-        inserted.push({ message: stored, deliveries });
+        if (insertDelivery.run(delivery.id, id, copy.mailboxId, now, now, webhookId, accountId).changes > 0) deliveries.push(delivery);
       }
-      return inserted;
-    })();
+      inserted.push({ message: stored, deliveries });
+    }
+    return inserted;
   }
 
   async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {
@@ -593,8 +604,8 @@ class SqliteStore implements Store {
   // ---- refusals
 
   async findMailboxByAddress(address: string) {
-    const row = this.#get('SELECT * FROM mailboxes WHERE address = ?', address.toLowerCase());
-    return row ? mailboxFromRow(row) : null;
+    const row = this.#get(RECIPIENT_LOOKUP_SQLITE, address.toLowerCase());
+    return row ? recipientFromRow(row) : null;
   }
 
   async recordRefusal(r: RefusalRecord) {

@@ -53,6 +53,15 @@ export interface MailboxRecord {
   expiresAt: Millis;
 }
 
+/** A mailbox as the SMTP recipient lookup finds it, with what routing needs to know of its account. */
+export interface RecipientMailbox extends MailboxRecord {
+  /**
+   * The account had a webhook when it was looked up. Without one its mail owes no delivery, and
+   * routing reads nothing more for it (see delivery/routing.ts).
+   */
+  accountHasWebhooks: boolean;
+}
+
 /** A recipient SMTP refused, kept for a day so a timed-out wait can say what went wrong. */
 export interface RefusalRecord {
   at: Millis;
@@ -295,7 +304,7 @@ export interface Store {
 
   // ---- refusals
   /** A mailbox by address, live or expired but not yet swept (an address holds at most one). */
-  findMailboxByAddress(address: string): Promise<MailboxRecord | null>;
+  findMailboxByAddress(address: string): Promise<RecipientMailbox | null>;
   recordRefusal(refusal: RefusalRecord): Promise<void>;
   /** Refusals at or after `since`, oldest first; of one account's mailboxes, or all when accountId is null. */
   listRefusals(input: { accountId: string | null; since: Millis; limit: number }): Promise<RefusalRecord[]>;
