@@ -10,7 +10,7 @@ import net from 'node:net';
 import { MailHub, resolveMailOptions } from '../dist/playwright/index.js';
 import { api, fmt, KEY, mailbox, median, quantile, startChild } from './harness.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 /** Rounds of each strategy are interleaved in blocks of this many, so drift hits all alike. */
 const BLOCK = 10;
 
