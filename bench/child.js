@@ -4,7 +4,7 @@
 //   maildev:    MailDev 3 on free loopback ports, .eml files in the data dir.
 //   sender:     nodemailer at a fixed rate to random recipients (bench/load.js), subject
 //               `load <n> <epoch ms sent>` for the arrival latency.
-// IPC: reports { type: 'ready', ... }; answers { type: 'stats' } with rss and cpuMs; exits on
+// IPC: reports { type: 'ready', ... }; answers { type: 'stats' } with rss, heap and cpuMs; exits on
 // { type: 'stop' } or when the parent goes away.
 import { join } from 'node:path';
 

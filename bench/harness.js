@@ -112,7 +112,7 @@ export async function startChild(kind, options = {}) {
       const id = ++seq;
       return new Promise((ok, fail) => { pending.set(id, { ok, fail }); child.send({ ...message, id }); });
     },
-    /** { rss, cpuMs } of the child right now. */
+    /** { rss, heapUsed, heapTotal, external, cpuMs } of the child right now. */
     stats: () => handle.request({ type: 'stats' }),
     /** Bytes on disk of the data dir. */
     disk: () => diskBytes(dir),

@@ -34,7 +34,7 @@ export function webhookTargets(
  */
 export async function planCopies(
   store: Store,
-  mailboxes: ReadonlyArray<MailboxRecord & Partial<Pick<RecipientMailbox, 'accountHasWebhooks'>>>,
+  mailboxes: ReadonlyArray<MailboxRecord | RecipientMailbox>,
   now: Millis,
 ): Promise<CopyPlan[]> {
   const accounts = new Map<string, Promise<{ webhooks: WebhookRecord[]; bound: Set<string> }>>();
@@ -55,7 +55,7 @@ export async function planCopies(
     // path, since the insert itself skips a webhook deleted meanwhile.
     if (mailbox.webhookId !== null) return { mailboxId: mailbox.id, webhookIds: [mailbox.webhookId] };
     // Mail of an account without webhooks (read over the API only) owes no delivery.
-    if (mailbox.accountHasWebhooks === false) return { mailboxId: mailbox.id, webhookIds: [] };
+    if ('accountHasWebhooks' in mailbox && !mailbox.accountHasWebhooks) return { mailboxId: mailbox.id, webhookIds: [] };
     const { webhooks, bound } = await routingOf(mailbox.accountId);
     return { mailboxId: mailbox.id, webhookIds: webhookTargets(mailbox, webhooks, bound) };
   }));

@@ -33,6 +33,13 @@ import {
   type WebhookRecord,
 } from './store.js';
 
+/** One message waiting to be committed: its copies, as routing planned them, and when it arrived. */
+interface InsertJob {
+  copies: readonly CopyPlan[];
+  message: NewMessage;
+  now: Millis;
+}
+
 const RECIPIENT_LOOKUP_SQLITE = RECIPIENT_LOOKUP.replace('$1', '?');
 
 /** Page size of a new database file. */
@@ -86,11 +93,11 @@ class SqliteStore implements Store {
   readonly #statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database, private readonly wal: WalSync | null) {
-    this.#insertCopiesAtomically = db.transaction((copies: readonly CopyPlan[], message: NewMessage, now: Millis) => this.#insertCopies(copies, message, now));
-    this.#insertBatch = db.transaction((jobs: ReadonlyArray<{ copies: readonly CopyPlan[]; message: NewMessage; now: Millis }>) => jobs.map((job) => {
+    this.#insertCopiesAtomically = db.transaction((job: InsertJob) => this.#insertCopies(job));
+    this.#insertBatch = db.transaction((jobs: readonly InsertJob[]) => jobs.map((job) => {
       try {
         const single = job.copies.length === 1 && job.copies[0]!.webhookIds.length === 0;
-        return single ? this.#insertCopies(job.copies, job.message, job.now) : this.#insertCopiesAtomically(job.copies, job.message, job.now);
+        return single ? this.#insertCopies(job) : this.#insertCopiesAtomically(job);
       } catch (error) {
         return error as Error;
       }
@@ -346,10 +353,7 @@ class SqliteStore implements Store {
   // Messages that arrive while the log is being synced wait here and are committed together,
   // in one transaction, when that sync ends (each in a savepoint of its own, so one failure
   // fails only its own message); one sync then makes the whole batch durable.
-  #waiting: Array<{
-    copies: readonly CopyPlan[]; message: NewMessage; now: Millis;
-    committed?: (inserted: InsertedCopy[]) => void; done: (result: InsertedCopy[] | Error) => void;
-  }> = [];
+  #waiting: Array<InsertJob & { committed?: (inserted: InsertedCopy[]) => void; done: (result: InsertedCopy[] | Error) => void }> = [];
   /** The batch being committed and synced, if any. */
   #batch: Promise<void> | null = null;
 
@@ -394,11 +398,11 @@ class SqliteStore implements Store {
   // a function with its BEGIN/SAVEPOINT statements per wrap). A message whose copies and
   // deliveries are one INSERT (one mailbox, no webhook: most mail) needs no savepoint: a failed
   // statement is undone on its own and leaves the batch's transaction as it was.
-  readonly #insertBatch: Database.Transaction<(jobs: ReadonlyArray<{ copies: readonly CopyPlan[]; message: NewMessage; now: Millis }>) => Array<InsertedCopy[] | Error>>;
-  readonly #insertCopiesAtomically: Database.Transaction<(copies: readonly CopyPlan[], message: NewMessage, now: Millis) => InsertedCopy[]>;
+  readonly #insertBatch: Database.Transaction<(jobs: readonly InsertJob[]) => Array<InsertedCopy[] | Error>>;
+  readonly #insertCopiesAtomically: Database.Transaction<(job: InsertJob) => InsertedCopy[]>;
 
   /** One message's copies and deliveries (in a savepoint of the batch's transaction unless it is one statement). */
-  #insertCopies(copies: readonly CopyPlan[], message: NewMessage, now: Millis): InsertedCopy[] {
+  #insertCopies({ copies, message, now }: InsertJob): InsertedCopy[] {
     // The mailbox is read by the insert itself: one that expired since RCPT gets no copy.
     const insertMessage = this.#prepare(`INSERT INTO messages
       (id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
