@@ -121,6 +121,9 @@ export class Poller {
           signal: controller.signal,
         });
         failures = 0;
+        // Answered: there is nothing to abort any more (a wait it resolves may empty the set).
+        this.#request = undefined;
+        this.#requestIds = new Set();
         this.#cursor = page.cursor;
         this.#covered = new Set(ids);
         if (page.messages.length > 0) this.#handlers.onMessages(page.messages);
@@ -140,6 +143,7 @@ export class Poller {
         debug('poll failed (%s); retrying in %d ms', error instanceof MailwrightError ? error.code : String(error), delay);
         await this.#sleep(delay);
       } finally {
+        // Failed or aborted: the same.
         if (this.#request === controller) {
           this.#request = undefined;
           this.#requestIds = new Set();

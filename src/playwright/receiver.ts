@@ -1,7 +1,8 @@
 // Owns the worker's webhook receiver: a fastify server on a free port that verifies
 // Standard Webhooks signatures (invalid → 401), checks the event against its protocol schema
 // (mismatch → 400), hands message.received events to the hub, remembers webhook.test events
-// so the hub can confirm reachability, and answers 204 at once.
+// so the hub can confirm reachability, and answers 204 as soon as the waits a message
+// resolved have run.
 import { randomBytes } from 'node:crypto';
 import createDebug from 'debug';
 import type { AddressInfo } from 'node:net';
@@ -151,7 +152,9 @@ export class WebhookReceiver implements AsyncDisposable {
       }
     }
     this.#remember(deliveryId);
-    return reply.code(204).send();
+    if (event.type === 'webhook.test') return reply.code(204).send();
+    // The waits this message resolved run first; the service hears 204 on the loop's next turn.
+    return new Promise((resolve) => setImmediate(() => resolve(reply.code(204).send())));
   }
 
   /** Remembers a handled delivery id, so a repeat of it is acknowledged and ignored (bounded). */

@@ -112,6 +112,28 @@ test('one request at a time, restarted on growth, resumed by cursor, stopped whe
   expect(poller.requests).toBe(7);
 });
 
+test('a wait its answer resolves may empty the set: the answered request is not aborted, and the loop ends', async () => {
+  const script = scriptedClient();
+  let handled: () => void = () => {};
+  const answered = new Promise<void>((resolve) => (handled = resolve));
+  const poller: Poller = new Poller(script.client, { wait: 25 }, {
+    // The hub's last wait on `a` resolves with this answer and leaves the set.
+    onMessages: () => {
+      poller.setMailboxes([]);
+      handled();
+    },
+    onMailboxGone: async () => {},
+    onError: () => {},
+  });
+  poller.setMailboxes(['a']);
+  const first = await script.call(1);
+  first.resolve({ messages: [message('m1', 'a')], cursor: 'c1' });
+  await answered;
+  expect(first.options.signal?.aborted).toBe(false);
+  await poller.close();
+  expect(script.calls).toHaveLength(1);
+});
+
 test('a gone mailbox is reported, other failures are retried', async () => {
   const script = scriptedClient();
   const gone: string[][] = [];

@@ -119,3 +119,31 @@ test('an authentic delivery whose body is not a protocol event is answered 400 w
     await receiver.close();
   }
 });
+
+test('a message is handed on before its 204 is written: what awaits it runs first', async () => {
+  const order: string[] = [];
+  let resolveWait: (m: Message) => void = () => {};
+  // A wait several awaits deep, as the fixture's waitForMessage is.
+  const waited = new Promise<Message>((resolve) => (resolveWait = resolve))
+    .then(async (m) => m)
+    .then(async (m) => (await Promise.resolve(), m))
+    .then(() => order.push('wait resolved'));
+  const receiver = await WebhookReceiver.start({ host: '127.0.0.1', onMessage: (m) => resolveWait(m) });
+  const { ServerResponse } = await import('node:http');
+  const end = ServerResponse.prototype.end;
+  ServerResponse.prototype.end = function (this: InstanceType<typeof ServerResponse>, ...args: unknown[]) {
+    order.push(`answered ${this.statusCode}`);
+    return (end as (...a: unknown[]) => InstanceType<typeof ServerResponse>).apply(this, args);
+  } as typeof end;
+  try {
+    const secret = generateWebhookSecret();
+    receiver.setSecret(secret);
+    const body = JSON.stringify({ type: 'message.received', timestamp: new Date().toISOString(), data: message } satisfies MessageReceivedEvent);
+    expect(await post(receiver.url, body, webhookHeaders(secret, 'dlv_order', body))).toBe(204);
+    await waited;
+    expect(order).toEqual(['wait resolved', 'answered 204']);
+  } finally {
+    ServerResponse.prototype.end = end;
+    await receiver.close();
+  }
+});
