@@ -451,6 +451,37 @@ test.describe('WebhookDispatcher', () => {
     expect((await log(ctx, webhook)).every((d) => d.status === 'delivered')).toBe(true);
   });
 
+  test('on the sole instance of a store, what a commit owes is sent without a claim; past the bound, the rest wait for one', async () => {
+    const ctx = context(store, clock, { webhookTimeoutMs: 10_000 });
+    const { webhook, mailbox } = await seed(ctx, receiver.url);
+    secret = webhook.secret;
+    let claims = 0;
+    const claim = store.claimDueDeliveries.bind(store);
+    store.claimDueDeliveries = (...args) => (claims++, claim(...args));
+    await using dispatcher = new WebhookDispatcher(ctx, { concurrency: 2 }).start();
+    await dispatcher.idle();
+    claims = 0;
+
+    // Held at the receiver: what reached it was sent before any look at the store.
+    receiver.hold();
+    await receiveMail(ctx, mailbox);
+    await receiveMail(ctx, mailbox);
+    await receiver.arrived(2);
+    expect(claims).toBe(0);
+    // Two in flight fill the bound: the third commit's delivery is claimed once one ends.
+    await receiveMail(ctx, mailbox);
+    receiver.release();
+    await receiver.arrived(3);
+    receiver.release();
+    await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    expect(receiver.received).toHaveLength(4);
+    expect(claims).toBeGreaterThan(0);
+    // Each delivery was attempted once, whichever way it went.
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(4);
+    expect((await log(ctx, webhook)).map((d) => [d.status, d.attempts.length])).toEqual(Array(4).fill(['delivered', 1]));
+  });
+
   test('close() stops delivering; a scheduled delivery stays pending', async () => {
     const ctx = context(store, clock);
     const { webhook, mailbox } = await seed(ctx, receiver.url);

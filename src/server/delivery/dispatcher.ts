@@ -59,8 +59,22 @@ export class WebhookDispatcher implements AsyncDisposable {
     // them, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
     if (deliveries.length === 0 && !remote) return;
     this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
+    if (!remote && this.#soleSender) {
+      // No other instance shares the store, so the deliveries this commit made are ours alone:
+      // send them now, without a claiming transaction first. A look at the store that finds
+      // one of them while it is under way leaves it be (see #launch).
+      let launched = 0;
+      for (const delivery of deliveries) {
+        if (this.#inFlight.size >= this.#concurrency) break;
+        this.#launch(delivery);
+        launched++;
+      }
+      if (launched === deliveries.length) return;
+    }
     this.#kick();
   };
+  /** Whether this instance is the only one on its store (SQLite), so that what it commits only it sends. */
+  readonly #soleSender: boolean;
   #timer: unknown = null;
   #started = false;
   #closed: Promise<void> | null = null;
@@ -74,6 +88,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#concurrency = Math.max(1, options.concurrency ?? 16);
     this.#leaseMs = ctx.config.webhookTimeoutMs + (options.leaseMarginMs ?? 5_000);
     this.#maxIdleMs = options.maxIdleMs ?? 30_000;
+    this.#soleSender = ctx.store.kind === 'sqlite';
   }
 
   /** Starts listening and resumes pending deliveries. Returns `this`; calling it again does nothing. */
@@ -187,6 +202,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#timer = null;
   }
 
+  /** Starts an attempt of the delivery, unless one is under way here already. */
   #launch(delivery: DeliveryRecord): void {
     if (this.#inFlight.has(delivery.id)) return;
     const run = this.#deliver(delivery)
