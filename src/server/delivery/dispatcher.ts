@@ -40,10 +40,11 @@ interface DispatcherOptions {
  *
  * Wiring: `const dispatcher = new WebhookDispatcher(ctx).start();` and
  * `await dispatcher.close()` on shutdown (before the store closes). It listens to
- * `bus.on('message.stored')` (whose deliveries ingestion committed with the message),
- * otherwise sleeps until `store.nextDeliveryDue()` (one
- * unref'ed timer), and works through `store.claimDueDeliveries`. `start()` picks up every
- * delivery left pending in the store.
+ * `bus.on('message.stored')` (whose deliveries ingestion committed with the message; on
+ * SQLite, where it is the only sender, it sends those at once while below its in-flight
+ * bound), otherwise sleeps until `store.nextDeliveryDue()` (one unref'ed timer), and works
+ * through `store.claimDueDeliveries`. `start()` picks up every delivery left pending in the
+ * store.
  */
 export class WebhookDispatcher implements AsyncDisposable {
   readonly #ctx: ServiceContext;
