@@ -122,8 +122,7 @@ export class Poller {
         });
         failures = 0;
         // Answered: there is nothing to abort any more (a wait it resolves may empty the set).
-        this.#request = undefined;
-        this.#requestIds = new Set();
+        this.#settled(controller);
         this.#cursor = page.cursor;
         this.#covered = new Set(ids);
         if (page.messages.length > 0) this.#handlers.onMessages(page.messages);
@@ -143,14 +142,17 @@ export class Poller {
         debug('poll failed (%s); retrying in %d ms', error instanceof MailwrightError ? error.code : String(error), delay);
         await this.#sleep(delay);
       } finally {
-        // Failed or aborted: the same.
-        if (this.#request === controller) {
-          this.#request = undefined;
-          this.#requestIds = new Set();
-        }
+        this.#settled(controller);
       }
     }
     debug('loop stopped');
+  }
+
+  /** The request of `controller` is over (answered, failed or aborted): nothing is running to abort or restart. */
+  #settled(controller: AbortController): void {
+    if (this.#request !== controller) return;
+    this.#request = undefined;
+    this.#requestIds = new Set();
   }
 
   #sleep(ms: number): Promise<void> {

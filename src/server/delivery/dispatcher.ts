@@ -60,22 +60,16 @@ export class WebhookDispatcher implements AsyncDisposable {
     // them, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
     if (deliveries.length === 0 && !remote) return;
     this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
-    if (!remote && this.#soleSender) {
-      // No other instance shares the store, so the deliveries this commit made are ours alone:
-      // send them now, without a claiming transaction first. A look at the store that finds
-      // one of them while it is under way leaves it be (see #launch).
-      let launched = 0;
-      for (const delivery of deliveries) {
-        if (this.#inFlight.size >= this.#concurrency) break;
-        this.#launch(delivery);
-        launched++;
-      }
-      if (launched === deliveries.length) return;
+    // SQLite has one instance, so the deliveries this commit made are ours alone: send them now,
+    // without a claiming transaction first (a look at the store that finds one of them under
+    // way leaves it be, see #launch). Those past the in-flight bound wait for a claim.
+    if (!remote && this.#ctx.store.kind === 'sqlite') {
+      const room = this.#concurrency - this.#inFlight.size;
+      for (const delivery of deliveries.slice(0, Math.max(0, room))) this.#launch(delivery);
+      if (deliveries.length <= room) return;
     }
     this.#kick();
   };
-  /** Whether this instance is the only one on its store (SQLite), so that what it commits only it sends. */
-  readonly #soleSender: boolean;
   #timer: unknown = null;
   #started = false;
   #closed: Promise<void> | null = null;
@@ -89,7 +83,6 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#concurrency = Math.max(1, options.concurrency ?? 16);
     this.#leaseMs = ctx.config.webhookTimeoutMs + (options.leaseMarginMs ?? 5_000);
     this.#maxIdleMs = options.maxIdleMs ?? 30_000;
-    this.#soleSender = ctx.store.kind === 'sqlite';
   }
 
   /** Starts listening and resumes pending deliveries. Returns `this`; calling it again does nothing. */
