@@ -81,28 +81,3 @@ test('a database made by an earlier version keeps its messages: summaries as sto
   expect(message?.body?.headers).toEqual({ subject: 'Kept' });
   await store.close();
 });
-
-test('messages committed together fail alone: one that cannot be stored leaves the others of its batch stored', async () => {
-  const store = openSqliteStore(join(mkdtempSync(join(tmpdir(), 'mailwright-batch-')), 'mail.db'));
-  try {
-    const account = await store.createAccount({ email: 'batch@example.test', role: 'user', isAdmin: false, passwordHash: null, now: NOW });
-    const box = (name: string) => store.createMailbox({ accountId: account.id, address: `${name}@mailwright.test`, webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-    const a = await box('a');
-    const b = await box('b');
-    const message = (subject: unknown) => ({ from: null, to: [{ address: 'a@mailwright.test', name: '' }], cc: [], subject: subject as string, raw: source(1) });
-    // The first insert commits at once; the next three wait for it and share one transaction:
-    // a one-statement message, one whose insert fails as it runs (no subject: NOT NULL), and
-    // a message with two copies (a savepoint of its own).
-    const results = await Promise.allSettled([
-      store.insertMessage([{ mailboxId: a.id, webhookIds: [] }], message('first'), NOW),
-      store.insertMessage([{ mailboxId: a.id, webhookIds: [] }], message('single'), NOW),
-      store.insertMessage([{ mailboxId: a.id, webhookIds: [] }], message(null), NOW),
-      store.insertMessage([{ mailboxId: a.id, webhookIds: [] }, { mailboxId: b.id, webhookIds: [] }], message('two copies'), NOW),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    expect((await store.listMailboxMessages(a.id, { limit: 10 })).map((m) => m.subject)).toEqual(['two copies', 'single', 'first']);
-    expect((await store.listMailboxMessages(b.id, { limit: 10 })).map((m) => m.subject)).toEqual(['two copies']);
-  } finally {
-    await store.close();
-  }
-});

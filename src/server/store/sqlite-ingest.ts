@@ -1,0 +1,179 @@
+// Owns committing arriving mail to a SQLite file on a thread of its own. The event loop that
+// speaks SMTP and HTTP hands each message to the ingest writer and goes on serving; the
+// writer's thread inserts every message that reached it meanwhile in one transaction, reports
+// the commit (the store's readers see the messages from then on: waiters and webhooks are told),
+// syncs the log (fdatasync) and then reports the batch durable (the senders' `250`). Messages
+// arriving while it syncs wait in its queue and share the next transaction and sync (group
+// commit). The thread has a connection of its own to the same database (WAL: readers on the
+// main connection are never blocked by it). sqlite-ingest-worker.ts is the thread's side.
+import { Worker } from 'node:worker_threads';
+import type { InsertJob, InsertResult } from './sqlite-messages.js';
+import type { InsertedCopy } from './store.js';
+
+/** What the writer's thread starts with. */
+export interface IngestWorkerData {
+  file: string;
+  cacheKib: number;
+}
+
+/** Main thread → writer. */
+export type ToWriter = { type: 'insert'; id: number; job: InsertJob } | { type: 'close' };
+
+/** An InsertResult as it crosses threads (an Error would lose its code). */
+export type WireResult = { copies: InsertedCopy[] } | { error: string; code?: string };
+
+/** Writer → main thread: its connection is open; a batch committed (visible to readers), then durable (or not). */
+export type FromWriter =
+  | { type: 'ready' }
+  | { type: 'committed'; ids: number[]; results: WireResult[] }
+  | { type: 'durable'; ids: number[]; error?: string };
+
+export function toWire(result: InsertResult): WireResult {
+  if (!(result instanceof Error)) return { copies: result };
+  const code = (result as { code?: unknown }).code;
+  return typeof code === 'string' ? { error: result.message, code } : { error: result.message };
+}
+
+function fromWire(result: WireResult): InsertResult {
+  if ('copies' in result) return result.copies;
+  return Object.assign(new Error(result.error), result.code ? { code: result.code } : {});
+}
+
+/**
+ * The writer thread's script. Run from the compiled package, it sits beside this module; run
+ * from the TypeScript sources (the test runner loads them), it is the compiled one in dist/,
+ * which `npm test` builds first.
+ */
+function workerScript(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../../../dist/server/store/sqlite-ingest-worker.js', import.meta.url)
+    : new URL('./sqlite-ingest-worker.js', import.meta.url);
+}
+
+interface Pending {
+  committed?: (inserted: InsertedCopy[]) => void;
+  resolve: (copies: InsertedCopy[]) => void;
+  reject: (error: Error) => void;
+  result?: InsertResult;
+}
+
+/** The ingest writer of one SQLite file: `insert` resolves once the message is committed and synced. */
+export class IngestWriter {
+  #worker: Worker | null = null;
+  #online = false;
+  /** Resolves when the running thread has its connection open. */
+  #ready: Promise<void> | null = null;
+  #settleReady: ((error?: Error) => void) | null = null;
+  /** Transactions the thread committed, and the messages they held (test and benchmark figures). */
+  batches = 0;
+  messages = 0;
+  readonly #pending = new Map<number, Pending>();
+  #next = 0;
+  #closing: Promise<void> | null = null;
+
+  constructor(private readonly data: IngestWorkerData) {}
+
+  /** True once the thread has its connection open and can take messages (see {@link start}). */
+  get ready(): boolean {
+    return this.#online;
+  }
+
+  /** Starts the thread unless it runs; resolves once it can take messages. */
+  whenReady(): Promise<void> {
+    this.start();
+    return this.#ready!;
+  }
+
+  /** True when no message handed to the writer is waiting for its answer (its thread is not writing). */
+  get idle(): boolean {
+    return this.#pending.size === 0;
+  }
+
+  /**
+   * Hands one message to the writer. `committed` is called once its transaction commits (while
+   * the log syncs); the promise resolves once it is on disk, with the copies stored.
+   */
+  insert(job: InsertJob, committed?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
+    if (this.#closing) return Promise.reject(new Error('the store is closed'));
+    const worker = this.start();
+    return new Promise((resolve, reject) => {
+      const id = ++this.#next;
+      if (this.#pending.size === 0) worker.ref(); // a message under way keeps the process up
+      this.#pending.set(id, { committed, resolve, reject });
+      worker.postMessage({ type: 'insert', id, job } satisfies ToWriter);
+    });
+  }
+
+  /** Waits for the messages under way, then closes the writer's connection and ends its thread. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const worker = this.#worker;
+      if (!worker) return;
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.ref(); // the process waits for the thread to end, not only for the ref'd handles it has left
+      worker.postMessage({ type: 'close' } satisfies ToWriter);
+      await exited;
+    })();
+    return this.#closing;
+  }
+
+  /**
+   * Starts the thread unless it runs: it takes a few tens of ms to load, so the store starts it
+   * when mail first arrives together and commits on its own thread until it is {@link ready}.
+   */
+  start(): Worker {
+    if (this.#worker) return this.#worker;
+    // A small young generation: the thread holds a batch of messages at a time (RSS).
+    const worker = new Worker(workerScript(), { workerData: this.data, resourceLimits: { maxYoungGenerationSizeMb: 1 } });
+    worker.unref();
+    worker.on('message', (message: FromWriter) => this.#onMessage(worker, message));
+    // A failed thread fails what it held; the next message starts a new one.
+    worker.on('error', (error) => this.#fail(worker, error));
+    worker.on('exit', (code) => this.#fail(worker, new Error(`the ingest writer's thread exited (code ${code}) with messages under way; send them again`)));
+    this.#worker = worker;
+    this.#ready = new Promise((resolve, reject) => (this.#settleReady = (error) => (error ? reject(error) : resolve())));
+    this.#ready.catch(() => {}); // a failure is also told to the messages under way
+    return worker;
+  }
+
+  #onMessage(worker: Worker, message: FromWriter): void {
+    if (message.type === 'ready') {
+      if (this.#worker === worker) {
+        this.#online = true;
+        this.#settleReady?.();
+      }
+      return;
+    }
+    if (message.type === 'committed') {
+      this.batches++;
+      this.messages += message.ids.length;
+      message.ids.forEach((id, i) => {
+        const pending = this.#pending.get(id);
+        if (!pending) return;
+        const result = fromWire(message.results[i]!);
+        pending.result = result;
+        if (!(result instanceof Error)) pending.committed?.(result);
+      });
+      return;
+    }
+    for (const id of message.ids) {
+      const pending = this.#pending.get(id);
+      if (!pending) continue;
+      this.#pending.delete(id);
+      const result = message.error ? new Error(message.error) : pending.result!;
+      if (result instanceof Error) pending.reject(result);
+      else pending.resolve(result);
+    }
+    if (this.#pending.size === 0) this.#worker?.unref();
+  }
+
+  #fail(worker: Worker, error: Error): void {
+    if (this.#worker === worker) {
+      this.#worker = null;
+      this.#online = false;
+      this.#settleReady?.(error);
+    }
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}
