@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { openSqliteStore, type SqliteStore } from '../../src/server/store/sqlite.js';
+import { IngestWriter } from '../../src/server/store/sqlite-ingest.js';
+import { INGEST_ROUTING, openSqliteStore, type SqliteStore } from '../../src/server/store/sqlite.js';
 import type { InsertedCopy, MailboxRecord } from '../../src/server/store/store.js';
 
 const NOW = Date.UTC(2030, 0, 1);
@@ -15,9 +16,12 @@ const HOUR = 3_600_000;
 /** Database handles of this file, kept for the life of the worker (see RETAINED in src/server/store/sqlite.ts). */
 const KEPT: unknown[] = [];
 
-async function storeWithMailboxes(names: string[]): Promise<{ file: string; store: SqliteStore; boxes: MailboxRecord[] }> {
+/** The event loop of a test is rarely busy: by default here, mail arriving together goes to the writer whatever the loop's load. */
+const ALWAYS_BUSY = { ...INGEST_ROUTING, busyAbove: 0, idleBelow: 0 };
+
+async function storeWithMailboxes(names: string[], routing = ALWAYS_BUSY): Promise<{ file: string; store: SqliteStore; boxes: MailboxRecord[] }> {
   const file = join(mkdtempSync(join(tmpdir(), 'mw-ingest-')), 'mail.db');
-  const store = openSqliteStore(file);
+  const store = openSqliteStore(file, routing);
   const account = await store.createAccount({ email: 'ingest@example.test', role: 'user', isAdmin: false, passwordHash: null, now: NOW });
   const boxes = [];
   for (const name of names) {
@@ -53,6 +57,20 @@ test('a lone message is committed on the event loop\'s thread; mail arriving tog
     expect(listed).toHaveLength(31);
     expect(listed.map((m) => m.seq)).toEqual([...listed.map((m) => m.seq)].sort((x, y) => x - y));
     expect(new Set(copies.map(([c]) => c!.message.id)).size).toBe(30);
+  } finally {
+    await store.close();
+  }
+});
+
+test('mail arriving together on a loop that keeps up is committed on the event loop\'s thread; the writer is not even started', async () => {
+  // Utilization never exceeds 1: the loop never counts as busy.
+  const { store, boxes: [box] } = await storeWithMailboxes(['a'], { ...INGEST_ROUTING, busyAbove: 1 });
+  try {
+    const copies = await Promise.all(Array.from({ length: 30 }, (_, i) => store.insertMessage([{ mailboxId: box!.id, webhookIds: [] }], message(`burst ${i}`), NOW)));
+    expect(copies).toHaveLength(30);
+    expect(store.ownCommits).toBe(30);
+    expect(store.ingestWriter!.messages).toBe(0);
+    expect(store.ingestWriter!.ready).toBe(false);
   } finally {
     await store.close();
   }
@@ -107,5 +125,23 @@ test('closing the store waits for the messages the writer holds: every one resol
     expect(await reopened.countMailboxMessages(box!.id)).toBe(40);
   } finally {
     await reopened.close();
+  }
+});
+
+test('a writer thread with nothing to write ends, and the next mail starts another', async () => {
+  const { file, store, boxes: [box] } = await storeWithMailboxes(['a']);
+  const writer = new IngestWriter({ file, cacheKib: 512 }, 20);
+  try {
+    const job = (subject: string) => writer.insert({ copies: [{ mailboxId: box!.id, webhookIds: [] }], message: message(subject), now: NOW });
+    await writer.whenReady();
+    await Promise.all([job('one'), job('two')]);
+    await expect.poll(() => writer.ready, { message: 'the idle thread ends' }).toBe(false);
+    await Promise.all([job('three'), job('four')]);
+    expect(writer.threads).toBe(2);
+    expect(writer.messages).toBe(4);
+    expect(await store.countMailboxMessages(box!.id)).toBe(4);
+  } finally {
+    await writer.close();
+    await store.close();
   }
 });

@@ -57,6 +57,9 @@ interface Pending {
   result?: InsertResult;
 }
 
+/** A thread with nothing to write for this long ends (its ~10 MB go back); the next burst of mail starts another. */
+const IDLE_EXIT_MS = 1_000;
+
 /** The ingest writer of one SQLite file: `insert` resolves once the message is committed and synced. */
 export class IngestWriter {
   #worker: Worker | null = null;
@@ -70,8 +73,13 @@ export class IngestWriter {
   readonly #pending = new Map<number, Pending>();
   #next = 0;
   #closing: Promise<void> | null = null;
+  #idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly data: IngestWorkerData) {}
+  /** Threads started so far (a test and benchmark figure). */
+  threads = 0;
+
+  /** @param idleExitMs how long a thread with nothing to write lives on */
+  constructor(private readonly data: IngestWorkerData, private readonly idleExitMs = IDLE_EXIT_MS) {}
 
   /** True once the thread has its connection open and can take messages (see {@link start}). */
   get ready(): boolean {
@@ -96,6 +104,8 @@ export class IngestWriter {
   insert(job: InsertJob, committed?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
     if (this.#closing) return Promise.reject(new Error('the store is closed'));
     const worker = this.start();
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
     return new Promise((resolve, reject) => {
       const id = ++this.#next;
       if (this.#pending.size === 0) worker.ref(); // a message under way keeps the process up
@@ -107,6 +117,7 @@ export class IngestWriter {
   /** Waits for the messages under way, then closes the writer's connection and ends its thread. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      if (this.#idleTimer) clearTimeout(this.#idleTimer);
       const worker = this.#worker;
       if (!worker) return;
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -131,6 +142,7 @@ export class IngestWriter {
     worker.on('error', (error) => this.#fail(worker, error));
     worker.on('exit', (code) => this.#fail(worker, new Error(`the ingest writer's thread exited (code ${code}) with messages under way; send them again`)));
     this.#worker = worker;
+    this.threads++;
     this.#ready = new Promise((resolve, reject) => (this.#settleReady = (error) => (error ? reject(error) : resolve())));
     this.#ready.catch(() => {}); // a failure is also told to the messages under way
     return worker;
@@ -164,15 +176,27 @@ export class IngestWriter {
       if (result instanceof Error) pending.reject(result);
       else pending.resolve(result);
     }
-    if (this.#pending.size === 0) this.#worker?.unref();
+    if (this.#pending.size === 0 && this.#worker) {
+      this.#worker.unref();
+      this.#idleTimer ??= setTimeout(() => this.#retire(), this.idleExitMs).unref();
+    }
+  }
+
+  /** Ends an idle thread: it closes its connection and exits; a later message starts a new one. */
+  #retire(): void {
+    this.#idleTimer = null;
+    const worker = this.#worker;
+    if (!worker || this.#pending.size > 0 || this.#closing) return;
+    this.#worker = null;
+    this.#online = false;
+    worker.postMessage({ type: 'close' } satisfies ToWriter);
   }
 
   #fail(worker: Worker, error: Error): void {
-    if (this.#worker === worker) {
-      this.#worker = null;
-      this.#online = false;
-      this.#settleReady?.(error);
-    }
+    if (this.#worker !== worker) return; // a retired thread, which held nothing
+    this.#worker = null;
+    this.#online = false;
+    this.#settleReady?.(error);
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
