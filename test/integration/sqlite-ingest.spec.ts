@@ -139,6 +139,9 @@ test('a writer thread with nothing to write ends, and the next mail starts anoth
     await Promise.all([job('three'), job('four')]);
     expect(writer.threads).toBe(2);
     expect(writer.messages).toBe(4);
+    // A source that is not one is refused at once and leaves nothing under way.
+    await expect(writer.insert({ copies: [{ mailboxId: box!.id, webhookIds: [] }], message: { ...message('bad'), raw: null as unknown as Buffer }, now: NOW })).rejects.toThrow();
+    expect(writer.idle).toBe(true);
     expect(await store.countMailboxMessages(box!.id)).toBe(4);
   } finally {
     await writer.close();

@@ -103,6 +103,17 @@ export class IngestWriter {
    */
   insert(job: InsertJob, committed?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
     if (this.#closing) return Promise.reject(new Error('the store is closed'));
+    // The source goes over in a buffer of its own, moved rather than cloned: the thread does
+    // not allocate a copy, and the memory is given back where it was taken (RSS 5-10 MB lower
+    // after a burst here than with a clone).
+    let own: ArrayBuffer;
+    try {
+      own = new ArrayBuffer(job.message.raw.length);
+      job.message.raw.copy(new Uint8Array(own));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const moved: InsertJob = { ...job, message: { ...job.message, raw: Buffer.from(own) } };
     const worker = this.start();
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
@@ -110,13 +121,7 @@ export class IngestWriter {
       const id = ++this.#next;
       if (this.#pending.size === 0) worker.ref(); // a message under way keeps the process up
       this.#pending.set(id, { committed, resolve, reject });
-      // The source goes over in a buffer of its own, moved rather than cloned: the thread does
-      // not allocate a copy, and the memory is given back where it was taken (RSS 5-10 MB
-      // lower after a burst here than with a clone).
-      const raw = Buffer.from(new ArrayBuffer(job.message.raw.length));
-      job.message.raw.copy(raw);
-      const moved: InsertJob = { ...job, message: { ...job.message, raw } };
-      worker.postMessage({ type: 'insert', id, job: moved } satisfies ToWriter, [raw.buffer]);
+      worker.postMessage({ type: 'insert', id, job: moved } satisfies ToWriter, [own]);
     });
   }
 
