@@ -15,13 +15,8 @@ const port = parentPort!;
 const { file, cacheKib } = workerData as IngestWorkerData;
 const db = new Database(file);
 configureConnection(db, cacheKib);
-// Statements are prepared once and kept while the thread lives (see RETAINED in sqlite.ts).
-const statements = new Map<string, Database.Statement>();
-const write = messageWriter(db, (sql) => {
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-  return statement;
-});
+// The writer prepares its statements once and holds them while the thread lives (see RETAINED in sqlite.ts).
+const write = messageWriter(db, (sql) => db.prepare(sql));
 
 let queue: Array<{ id: number; job: InsertJob }> = [];
 let scheduled = false;
