@@ -2,8 +2,9 @@
 // ingestion stores agrees with the whole parse; the fallback used when the MIME parser gives
 // up keeps non-ASCII header bytes from shifting the body.
 import { readdirSync, readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { test, expect } from '@playwright/test';
-import { parseBody, parseFallback, parseMessage, parseSummary } from '../../src/server/mime/parse.js';
+import { parseBody, parseBodyWhole, parseFallback, parseMessage, parseSummary, singleTextPart } from '../../src/server/mime/parse.js';
 
 test('the fallback body is sliced from the bytes: non-ASCII headers neither lose nor repeat body bytes', () => {
   const raw = Buffer.from('Subject: Grüße aus Köln — 東京\r\nFrom: Zoë <zoe@example.test>\r\n\r\nBody starts here: ñ and ends here.\r\n', 'utf8');
@@ -37,6 +38,51 @@ test('the header-only summary equals the whole parse on every sample message and
     const summary = await parseSummary(raw);
     expect(summary, name).toEqual({ from: whole.from, to: whole.to, cc: whole.cc, subject: whole.subject });
   }
+});
+
+test('the single-part shortcut reads every sample and every generated single part as the whole parse does', async () => {
+  const dir = 'fixtures/emails/';
+  const samples = readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ name: f, raw: readFileSync(dir + f) }));
+  const types = [
+    null, 'text/plain', 'TEXT/HTML', 'text/plain; charset=utf-8', 'text/html; charset="UTF-8"', 'text/plain; charset=us-ascii',
+    'text/plain; charset=iso-8859-1', 'text/plain ; charset = utf-8 ', 'text/plain; format=flowed', 'text/plain; charset=utf-16le',
+    'text/plain; charset=koi8-r', 'text/plain (a comment)', 'application/json', '', 'text/plain; charset=utf-8;',
+  ];
+  const encodings = [null, '7bit', '8BIT', 'binary', 'quoted-printable', 'Quoted-Printable', 'base64', 'x-uuencode', '(c) base64', ''];
+  const bodies: Array<string | Buffer> = [
+    'Your code is 123456\r\n', 'a\nb\r\nc', 'no newline at the end', '', '\r\n', 'line=\r\nsoft break', '=3D=41=4x=\r\n==\r\n=',
+    'Z3LDvMOfZQ==\r\nYWJj\r\n', 'YW=Jj\r\n==\r\nQQ', 'QUJDR\r\n', ' \t\r\r\n\r\n', 'Gr\u00fc\u00dfe =C3=BC <b>&</b>\r\n',
+    'bare\rCR\r\n\r\n\r\ntwo blank lines above\n', `${'x'.repeat(300)}\r\n`, Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69, 0x0d, 0x0a]),
+    Buffer.from([0x61, 0xff, 0xc3, 0x28, 0xe9, 0x0a, 0xc3, 0xa9]), Buffer.from('=EF=BB=BFbom\r\n=FF=C3(\r\n'),
+  ];
+  const heads = [
+    (type: string | null, encoding: string | null) => [type === null ? '' : `Content-Type: ${type}\r\n`, encoding === null ? '' : `Content-Transfer-Encoding: ${encoding}\r\n`].join(''),
+    (type: string | null, encoding: string | null) => `Content-Type: ${type ?? 'text/plain'}\r\nContent-Type: multipart/mixed; boundary=x\r\nContent-Transfer-Encoding: ${encoding ?? '7bit'}\r\nContent-Transfer-Encoding: base64\r\n`,
+    (type: string | null) => `Content-Type: ${type ?? 'text/plain'};\r\n\tcharset=utf-8\r\nContent-Disposition: inline\r\n`,
+  ];
+  for (const head of heads) {
+    for (const type of types) {
+      for (const encoding of encodings) {
+        for (const [i, body] of bodies.entries()) {
+          const top = `From: App <app@example.test>\r\nTo: u@mailwright.test\r\nSubject: variant ${i}\r\n${head(type, encoding)}`;
+          samples.push({ name: `${JSON.stringify(top)} + body ${i}`, raw: Buffer.concat([Buffer.from(`${top}\r\n`), Buffer.from(body)]) });
+        }
+      }
+    }
+  }
+  samples.push({ name: 'headers only', raw: Buffer.from('Subject: only\r\nContent-Type: text/plain') });
+  samples.push({ name: 'blank first line', raw: Buffer.from('\r\nSubject: body\r\n') });
+  let read = 0;
+  for (const { name, raw } of samples) {
+    if (singleTextPart(raw)) read++;
+    const [body, whole] = [await parseBody(raw), await parseBodyWhole(raw)];
+    if (!isDeepStrictEqual(body, whole)) expect(body, name).toEqual(whole);
+  }
+  // The shortcut is really taken: every encoding and both types of the sample set, most of the variants.
+  expect(read).toBeGreaterThan(1_000);
+  expect(samples.filter(({ raw }) => singleTextPart(raw)).length).toBe(read);
+  const sampleHits = readdirSync(dir).filter((f) => f.endsWith('.eml') && singleTextPart(readFileSync(dir + f))).length;
+  expect(sampleHits).toBeGreaterThan(60);
 });
 
 test('the body is read from the source: text, HTML, headers and attachment metadata', async () => {

@@ -88,8 +88,15 @@ function trimWsp(value: string): string {
   return value.slice(start, end);
 }
 
-/** The top-level header fields, unfolded, as `{ key (lower-case), value }`; null past the size limit. */
-function readHeaderBlock(raw: Buffer): Array<{ key: string; value: string }> | null {
+/** The top-level header block: its fields, unfolded, as `{ key (lower-case), value }`, and where the body starts. */
+interface HeaderBlock {
+  fields: Array<{ key: string; value: string }>;
+  /** Offset of the first body byte (the source's length when there is no body). */
+  bodyStart: number;
+}
+
+/** The top-level header block of `raw`, or null past the size limit. */
+function readHeaderBlock(raw: Buffer): HeaderBlock | null {
   const folded: string[][] = [];
   let size = 0;
   let start = 0;
@@ -99,7 +106,11 @@ function readHeaderBlock(raw: Buffer): Array<{ key: string; value: string }> | n
     if (newline === -1) newline = raw.length;
     let end = newline;
     while (end > start && (raw[end - 1] === 13 || raw[end - 1] === 10)) end--;
-    if (end === start) break; // the blank line that ends the block
+    if (end === start) {
+      // The blank line that ends the block.
+      start = newline + 1;
+      break;
+    }
     size += end - start;
     if (size > MAX_HEADERS_SIZE) return null;
     const line = headerDecoder.decode(raw.subarray(start, end));
@@ -108,19 +119,21 @@ function readHeaderBlock(raw: Buffer): Array<{ key: string; value: string }> | n
     else folded.push([line]);
     start = newline + 1;
   }
-  return folded.map((parts) => {
+  const fields = folded.map((parts) => {
     const unfolded = parts.join('');
     const sep = unfolded.indexOf(':');
     const key = trimWsp(sep < 0 ? unfolded : unfolded.slice(0, sep)).toLowerCase();
     return { key, value: sep < 0 ? '' : trimWsp(unfolded.slice(sep + 1).replace(/[\r\n]+/g, ' ')) };
   });
+  return { fields, bodyStart: Math.min(start, raw.length) };
 }
 
 /** Sender, recipients and subject, read from the header block alone (as the whole parse reads them). */
 export async function parseSummary(raw: Buffer): Promise<MessageSummary> {
   try {
-    const headers = readHeaderBlock(raw);
-    if (!headers) return parseFallback(raw);
+    const block = readHeaderBlock(raw);
+    if (!block) return parseFallback(raw);
+    const headers = block.fields;
     const first = (key: string) => headers.find((h) => h.key === key)?.value || '';
     const every = (key: string) => headers.filter((h) => h.key === key && h.value).flatMap((h) => addressParser(h.value));
     const from = first('from');
@@ -139,10 +152,124 @@ export async function parseSummary(raw: Buffer): Promise<MessageSummary> {
 /** Headers, text, HTML and attachment metadata of a stored source. */
 export async function parseBody(raw: Buffer): Promise<MessageBody> {
   try {
+    return singleTextPart(raw) ?? bodyOf(await PostalMime.parse(raw));
+  } catch {
+    return parseFallback(raw);
+  }
+}
+
+/** {@link parseBody} without the single-part shortcut: always the whole parse (the tests hold the two equal). */
+export async function parseBodyWhole(raw: Buffer): Promise<MessageBody> {
+  try {
     return bodyOf(await PostalMime.parse(raw));
   } catch {
     return parseFallback(raw);
   }
+}
+
+// The single-part shortcut. Most mail an app under test sends is one text/plain or text/html
+// part, and its body is read on the path from SMTP to a waiting test (the long-poll answer,
+// the webhook's payload). postal-mime builds a MIME tree for it with decoders, Blobs and a
+// promise per line; for this one shape the result is fixed, so it is read directly:
+//   - headers: the top-level block, read as the summary reads it;
+//   - the body: each line with its trailing CR/LF dropped and a LF after it, passed through
+//     (7bit, 8bit, binary), quoted-printable or base64 decoded as postal-mime decodes them,
+//     then decoded from its charset;
+//   - text/plain gives `text`, text/html gives `html`, the other stays null (postal-mime
+//     renders the missing type only for multipart bodies); an empty body gives neither.
+// Anything else (multipart, another type, a parameter besides charset, a Content-Disposition,
+// a charset outside a few ASCII-compatible labels, an unusual encoding) takes the whole parse.
+
+/** `Content-Type` values the shortcut reads: text/plain or text/html with at most a charset. */
+const SINGLE_TEXT_TYPE = /^text\/(plain|html)[ \t]*(?:;[ \t]*charset[ \t]*=[ \t]*(?:"([\w.:-]+)"|([\w.:-]+))[ \t]*)?$/i;
+/** Charset labels the shortcut decodes: WHATWG labels postal-mime hands to TextDecoder as written. */
+const SINGLE_TEXT_CHARSETS = ['utf-8', 'utf8', 'us-ascii', 'ascii', 'iso-8859-1', 'latin1', 'windows-1252', 'iso-8859-15'];
+const charsetDecoders = new Map(SINGLE_TEXT_CHARSETS.map((label) => [label, new TextDecoder(label)]));
+const BASE64_CHAR = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=') BASE64_CHAR[c.charCodeAt(0)] = 1;
+
+/** The body of a single text part, read as postal-mime reads it; null when the source is not one. */
+export function singleTextPart(raw: Buffer): MessageBody | null {
+  const block = readHeaderBlock(raw);
+  if (!block) return null;
+  const first = (key: string) => block.fields.find((h) => h.key === key)?.value;
+  if (first('content-disposition') !== undefined) return null;
+  const type = SINGLE_TEXT_TYPE.exec(first('content-type') ?? 'text/plain');
+  if (!type) return null;
+  const decoder = charsetDecoders.get((type[2] ?? type[3] ?? 'utf-8').toLowerCase());
+  if (!decoder) return null;
+  const encoding = (first('content-transfer-encoding') ?? '7bit').toLowerCase();
+  const decode = encoding === 'quoted-printable' ? quotedPrintable : encoding === 'base64' ? base64 : /^(7bit|8bit|binary)$/.test(encoding) ? passThrough : null;
+  if (!decode) return null;
+  const content = decoder.decode(decode(raw, block.bodyStart)) || null;
+  const html = type[1]!.toLowerCase() === 'html';
+  return { headers: collectHeaders(block.fields), text: html ? null : content, html: html ? content : null, attachments: [] };
+}
+
+/** Calls `line(start, end)` for each body line from `from`: LF-terminated, its trailing CRs and LF left out. */
+function eachLine(raw: Buffer, from: number, line: (start: number, end: number) => void): void {
+  let start = from;
+  while (start < raw.length) {
+    let newline = raw.indexOf(10, start);
+    if (newline === -1) newline = raw.length;
+    let end = newline;
+    while (end > start && raw[end - 1] === 13) end--;
+    line(start, end);
+    start = newline + 1;
+  }
+}
+
+/** 7bit, 8bit, binary: each line and a LF. */
+function passThrough(raw: Buffer, from: number): Buffer {
+  const out = Buffer.allocUnsafe(raw.length - from + 1);
+  let length = 0;
+  eachLine(raw, from, (start, end) => {
+    length += raw.copy(out, length, start, end);
+    out[length++] = 10;
+  });
+  return out.subarray(0, length);
+}
+
+/** Quoted-printable: `=XX` escapes, a soft break at a line ending in `=`, an invalid escape kept as it is. */
+function quotedPrintable(raw: Buffer, from: number): Buffer {
+  const out = Buffer.allocUnsafe(raw.length - from + 1);
+  let length = 0;
+  eachLine(raw, from, (start, end) => {
+    const softBreak = end > start && raw[end - 1] === 0x3d;
+    if (softBreak) end--;
+    for (let i = start; i < end; i++) {
+      const high = raw[i] === 0x3d && i + 2 < end ? hexValue(raw[i + 1]!) : -1;
+      const low = high < 0 ? -1 : hexValue(raw[i + 2]!);
+      if (low < 0) {
+        out[length++] = raw[i]!;
+        continue;
+      }
+      out[length++] = (high << 4) | low;
+      i += 2;
+    }
+    if (!softBreak) out[length++] = 10;
+  });
+  return out.subarray(0, length);
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  return -1;
+}
+
+/**
+ * Base64: the alphabet's characters of every line (anything else is dropped), cut into units
+ * at each run of `=` (some mailers pad every line), each unit decoded on its own (a unit's
+ * stray last character, at a length of 4n + 1, carries no byte: Node's decoder drops it too).
+ */
+function base64(raw: Buffer, from: number): Buffer {
+  const chars = Buffer.allocUnsafe(raw.length - from);
+  let length = 0;
+  for (let i = from; i < raw.length; i++) if (BASE64_CHAR[raw[i]!]) chars[length++] = raw[i]!;
+  const units = chars.toString('latin1', 0, length).split(/=+/);
+  return Buffer.concat(units.map((unit) => Buffer.from(unit, 'base64')));
 }
 
 /** The whole message: summary and body from one parse. */
