@@ -83,7 +83,8 @@ export function messageWriter(db: Database.Database, prepare: (sql: string) => D
   };
 
   // The batch's transaction and each message's savepoint, wrapped once (better-sqlite3 builds
-  // a function with its BEGIN/SAVEPOINT statements per wrap). A message whose copies and
+  // a function with its BEGIN/SAVEPOINT statements per wrap; called outside a transaction,
+  // insertAtomically is one of its own). A message whose copies and
   // deliveries are one INSERT (one mailbox, no webhook: most mail) needs no savepoint: a failed
   // statement is undone on its own and leaves the batch's transaction as it was.
   const insertAtomically = db.transaction(insertCopies);
@@ -97,6 +98,9 @@ export function messageWriter(db: Database.Database, prepare: (sql: string) => D
   }));
   return (jobs) => {
     try {
+      // A message alone is its transaction's only work: no savepoint (a cold SAVEPOINT and
+      // RELEASE cost as much as the message's own rows); a failure rolls the whole back.
+      if (jobs.length === 1) return [insertAtomically.immediate(jobs[0]!)];
       return insertBatch.immediate(jobs);
     } catch (error) {
       return jobs.map(() => error as Error);
