@@ -1,12 +1,12 @@
-// Owns the worker's webhook receiver: a fastify server on a free port that verifies
+// Owns the worker's webhook receiver: a plain HTTP server on a free port that verifies
 // Standard Webhooks signatures (invalid → 401), checks the event against its protocol schema
 // (mismatch → 400), hands message.received events to the hub, remembers webhook.test events
 // so the hub can confirm reachability, and answers 204 as soon as the waits a message
 // resolved have run.
 import { randomBytes } from 'node:crypto';
 import createDebug from 'debug';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
 import {
   MessageReceivedEvent,
   verifyWebhook,
@@ -32,6 +32,36 @@ const SEEN_LIMIT = 10_000;
 const BODY_LIMIT = 64 * 1024 * 1024;
 const MESSAGE_RECEIVED = wireCheck(MessageReceivedEvent);
 const WEBHOOK_TEST = wireCheck(WebhookTestEvent);
+
+/** Answers with `status` and, when given, a JSON body; `close` ends the connection after it. */
+function answer(response: ServerResponse, status: number, body?: { error: string }, close = false): void {
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  response.writeHead(status, {
+    ...(json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }),
+    ...(close ? { connection: 'close' } : {}),
+  });
+  response.end(json);
+}
+
+/** The request body as UTF-8 text; null (the rest left unread) once it passes `limit` bytes. */
+function readBody(request: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners('data');
+        request.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.once('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
+    request.once('error', reject);
+  });
+}
 
 /** The event in a delivery's body, checked against the protocol schema of its `type`; or why it is none. */
 function readEvent(body: string): WebhookEvent | string {
@@ -67,14 +97,14 @@ export class WebhookReceiver implements AsyncDisposable {
   readonly host: string;
   /** The path deliveries must be posted to (random per receiver). */
   readonly path: string;
-  readonly #app: FastifyInstance;
+  readonly #server: Server;
   readonly #seenDeliveries = new Set<string>();
   readonly #testEvents = new Set<string>();
   #secret: string | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(app: FastifyInstance, host: string, port: number, path: string) {
-    this.#app = app;
+  private constructor(server: Server, host: string, port: number, path: string) {
+    this.#server = server;
     this.host = host;
     this.port = port;
     this.path = path;
@@ -84,23 +114,34 @@ export class WebhookReceiver implements AsyncDisposable {
   /** Starts a receiver on a free port of `options.host`. */
   static async start(options: ReceiverOptions): Promise<WebhookReceiver> {
     const path = `/mailwright/webhook/${randomBytes(8).toString('hex')}`;
-    const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT });
     let receiver: WebhookReceiver | undefined;
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    app.post(path, async (request, reply) => {
-      if (!receiver) return reply.code(503).send();
-      return receiver.#handle(request.headers, typeof request.body === 'string' ? request.body : '', reply, options.onMessage);
+    // One route, so no framework: a delivery is on the path from SMTP to a waiting test.
+    const server = createServer((request, response) => {
+      if (request.method !== 'POST' || request.url?.split('?', 1)[0] !== path) {
+        request.resume();
+        return answer(response, 404, { error: `not found: ${request.method} ${request.url}; deliveries are POSTed to this receiver's own path` });
+      }
+      readBody(request, BODY_LIMIT).then((body) => {
+        if (body === null) return answer(response, 413, { error: `the body exceeds ${BODY_LIMIT} bytes` }, true);
+        if (!receiver) return answer(response, 503);
+        receiver.#handle(request.headers, body, response, options.onMessage);
+      }, () => response.destroy());
     });
     try {
       // Port 0: the OS picks a free port and keeps it ours (no pick-release-rebind race).
-      await app.listen({ host: options.host, port: 0 });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, options.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
     } catch (error) {
-      await app.close().catch(() => {});
+      server.close();
       throw error;
     }
-    const port = (app.server.address() as AddressInfo).port;
-    receiver = new WebhookReceiver(app, options.host, port, path);
+    const port = (server.address() as AddressInfo).port;
+    receiver = new WebhookReceiver(server, options.host, port, path);
     debug('listening on %s', receiver.url);
     return receiver;
   }
@@ -115,28 +156,23 @@ export class WebhookReceiver implements AsyncDisposable {
     return this.#testEvents.has(webhookId);
   }
 
-  #handle(
-    headers: Record<string, string | string[] | undefined>,
-    body: string,
-    reply: { code(status: number): { send(payload?: unknown): unknown } },
-    onMessage: (message: Message) => void,
-  ) {
+  #handle(headers: IncomingMessage['headers'], body: string, response: ServerResponse, onMessage: (message: Message) => void): void {
     const secret = this.#secret;
-    if (!secret) return reply.code(503).send({ error: 'receiver not ready' });
+    if (!secret) return answer(response, 503, { error: 'receiver not ready' });
     const failure = verifyWebhook(secret, headers, body);
     if (failure) {
       debug('refused a delivery: %s', failure);
-      return reply.code(401).send({ error: failure });
+      return answer(response, 401, { error: failure });
     }
     const deliveryId = String(headers['webhook-id']);
     const event = readEvent(body);
     if (typeof event === 'string') {
       debug('refused delivery %s, not a mailwright webhook event: %s', deliveryId, event);
-      return reply.code(400).send({ error: `not a mailwright webhook event: ${event}` });
+      return answer(response, 400, { error: `not a mailwright webhook event: ${event}` });
     }
     if (this.#seenDeliveries.has(deliveryId)) {
       debug('repeated delivery %s ignored', deliveryId);
-      return reply.code(204).send();
+      return answer(response, 204);
     }
     if (event.type === 'webhook.test') {
       debug('test event for webhook %s', event.data.webhookId);
@@ -148,13 +184,13 @@ export class WebhookReceiver implements AsyncDisposable {
       } catch (error) {
         // Not handled: answer 5xx so the service retries, and do not remember the delivery as seen.
         debug('handling message %s failed: %O', event.data.id, error);
-        return reply.code(500).send({ error: 'the receiving worker failed to handle the message; retry' });
+        return answer(response, 500, { error: 'the receiving worker failed to handle the message; retry' });
       }
     }
     this.#remember(deliveryId);
-    if (event.type === 'webhook.test') return reply.code(204).send();
+    if (event.type === 'webhook.test') return answer(response, 204);
     // The waits this message resolved run first; the service hears 204 on the loop's next turn.
-    return new Promise((resolve) => setImmediate(() => resolve(reply.code(204).send())));
+    setImmediate(() => answer(response, 204));
   }
 
   /** Remembers a handled delivery id, so a repeat of it is acknowledged and ignored (bounded). */
@@ -168,7 +204,9 @@ export class WebhookReceiver implements AsyncDisposable {
 
   /** Stops listening. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= this.#app.close().then(() => debug('closed %s', this.url));
+    // Deliveries under way are answered; idle keep-alive connections are closed now (Node closes
+    // them on close()), not at their timeout.
+    this.#closing ??= new Promise<void>((resolve) => this.#server.close(() => resolve())).then(() => debug('closed %s', this.url));
     return this.#closing;
   }
 

@@ -147,3 +147,18 @@ test('a message is handed on before its 204 is written: what awaits it runs firs
     await receiver.close();
   }
 });
+
+test('anything but a POST to its path is answered 404, and close() does not wait for an idle keep-alive connection', async () => {
+  const receiver = await WebhookReceiver.start({ host: '127.0.0.1', onMessage: () => {} });
+  const origin = receiver.url.slice(0, receiver.url.length - receiver.path.length);
+  expect(await post(`${origin}/elsewhere`, '{}', {})).toBe(404);
+  const get = await request(receiver.url, { method: 'GET' });
+  await get.body.dump();
+  expect(get.statusCode).toBe(404);
+  // Not ready yet (no secret): 503, over a connection undici keeps alive afterwards.
+  expect(await post(receiver.url, '{}', {})).toBe(503);
+  const started = performance.now();
+  await receiver.close();
+  // The server's keep-alive timeout is 5 s: closing returns long before it.
+  expect(performance.now() - started).toBeLessThan(2_000);
+});
