@@ -8,35 +8,26 @@
 //     loaded by postfix's smtp-source (bench/ingest.js).
 //  3. Fresh connections: `sendMail` with nodemailer's default transport (a connection per
 //     mail, as most apps send) to mailwright and to MailDev 3 (a dev-only peer on the same
-//     smtp-server), alternating rounds.
+//     smtp-server), each in its own process, alternating rounds.
 //  4. Extraction: time per message and right/wrong answers over the sample corpus, beside
 //     the hand-written regexes a test author would use (bench/extract.js).
 // With --scale also bench/scale.js (100,000 stored messages), with --load also bench/load.js
 // (200 long-pollers under 500 msg/s): `npm run bench -- --scale --load`.
 import nodemailer from 'nodemailer';
-import { MailDev } from 'maildev';
-import { startServer } from '../dist/server/index.js';
 import { arrival } from './arrival.js';
 import { extraction } from './extract.js';
-import { fmt, KEY, mailbox, quantile } from './harness.js';
+import { fmt, mailbox, quantile, startChild } from './harness.js';
 import { ingest } from './ingest.js';
 import { scale } from './scale.js';
 import { load } from './load.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
-/** A MailDev 3 on free loopback ports (mail kept in a temp folder); its SMTP port. */
-async function startMailDev() {
-  const maildev = new MailDev({ smtp: 0, web: 0, ip: '127.0.0.1', webIp: '127.0.0.1', silent: true });
-  await maildev.start();
-  return { port: maildev.getServers().smtp.getPort(), stop: () => maildev.stop() };
-}
-
 async function freshConnections() {
-  const server = await startServer({ httpPort: 0, smtpPort: 0, data: ':memory:', apiKey: KEY, logLevel: 'silent' });
+  // Each server in its own process, mailwright on its SQLite file (every 250 after a synced commit).
+  const [server, peer] = await Promise.all([startChild('mailwright'), startChild('maildev')]);
   const box = await mailbox(server);
-  const peer = await startMailDev();
-  const targets = { mailwright: server.smtpPort, 'MailDev 3.0.0': peer.port };
+  const targets = { mailwright: server.smtpPort, 'MailDev 3.0.0': peer.smtpPort };
   const latencies = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = -3; round < ROUNDS * 2; round++) {
     for (const [name, port] of Object.entries(targets)) {
@@ -47,8 +38,7 @@ async function freshConnections() {
       transport.close();
     }
   }
-  await server.close();
-  await peer.stop();
+  await Promise.all([server.stop(), peer.stop()]);
   const mw = quantile(latencies.mailwright, 0.5);
   console.log(`\nFresh connection: sendMail with nodemailer's default transport (one connection per mail), ${ROUNDS * 2} rounds, alternating`);
   console.log('server                 p50 ms   p95 ms   p50 vs mailwright');
