@@ -34,15 +34,21 @@ interface StartedSmtp {
   close(): Promise<void>;
 }
 
-/** Reads the DATA stream into one buffer, stopping to keep at most `limit` + 1 bytes. */
-async function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw: Buffer; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return { raw: Buffer.concat(chunks), tooLarge: stream.sizeExceeded || size > limit };
+/**
+ * Reads the DATA stream into one buffer, stopping to keep at most `limit` + 1 bytes. Events,
+ * not `for await`: the async iterator's machinery costs a lone message more than its bytes do.
+ */
+function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw: Buffer; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    stream.once('end', () => resolve({ raw: Buffer.concat(chunks), tooLarge: stream.sizeExceeded || size > limit }));
+    stream.once('error', reject);
+  });
 }
 
 export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
