@@ -47,6 +47,7 @@ test('the single-part shortcut reads every sample and every generated single par
     null, 'text/plain', 'TEXT/HTML', 'text/plain; charset=utf-8', 'text/html; charset="UTF-8"', 'text/plain; charset=us-ascii',
     'text/plain; charset=iso-8859-1', 'text/plain ; charset = utf-8 ', 'text/plain; format=flowed', 'text/plain; charset=utf-16le',
     'text/plain; charset=koi8-r', 'text/plain (a comment)', 'application/json', '', 'text/plain; charset=utf-8;',
+    'text/plain; charset=latin1', 'text/html; charset=ascii', 'text/plain; charset=windows-1252', 'text/plain; charset=ISO-8859-15', 'text/plain; charset=utf8',
   ];
   const encodings = [null, '7bit', '8BIT', 'binary', 'quoted-printable', 'Quoted-Printable', 'base64', 'x-uuencode', '(c) base64', ''];
   const bodies: Array<string | Buffer> = [
