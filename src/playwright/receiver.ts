@@ -58,7 +58,8 @@ function readBody(request: IncomingMessage, limit: number): Promise<string | nul
       }
       chunks.push(chunk);
     });
-    request.once('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
+    // Past the limit it has resolved already and reads no further.
+    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.once('error', reject);
   });
 }

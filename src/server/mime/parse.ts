@@ -151,11 +151,7 @@ export async function parseSummary(raw: Buffer): Promise<MessageSummary> {
 
 /** Headers, text, HTML and attachment metadata of a stored source. */
 export async function parseBody(raw: Buffer): Promise<MessageBody> {
-  try {
-    return singleTextPart(raw) ?? bodyOf(await PostalMime.parse(raw));
-  } catch {
-    return parseFallback(raw);
-  }
+  return singleTextPart(raw) ?? parseBodyWhole(raw);
 }
 
 /** {@link parseBody} without the single-part shortcut: always the whole parse (the tests hold the two equal). */
@@ -188,7 +184,7 @@ const charsetDecoders = new Map(SINGLE_TEXT_CHARSETS.map((label) => [label, new 
 const BASE64_CHAR = new Uint8Array(256);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=') BASE64_CHAR[c.charCodeAt(0)] = 1;
 
-/** The body of a single text part, read as postal-mime reads it; null when the source is not one. */
+/** The body of a single text part, read as postal-mime reads it; null when the source is not one. Never throws. */
 export function singleTextPart(raw: Buffer): MessageBody | null {
   const block = readHeaderBlock(raw);
   if (!block) return null;

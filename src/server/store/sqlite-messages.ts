@@ -1,6 +1,6 @@
 // Owns writing arriving messages into a SQLite database: one transaction for a batch of
-// messages, each message's copies and webhook deliveries in a savepoint of its own, so one
-// failure fails only its own message. Shared by the store's own connection (an in-memory
+// messages, a message of several rows in a savepoint of its own, so one failure fails only
+// its own message (a message alone is its transaction). Shared by the store's own connection (an in-memory
 // database) and by the ingest writer's thread (a database file, sqlite-ingest.ts), so both
 // write messages with the same statements.
 import type Database from 'better-sqlite3';
