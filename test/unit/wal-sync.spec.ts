@@ -31,3 +31,35 @@ test('a log that does not exist yet resolves at once and is looked for again nex
   expect(wal.syncs).toBe(2);
   await wal.close();
 });
+
+test('syncHere syncs on the calling thread only when no sync is under way and the log is open', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
+  writeFileSync(file, Buffer.alloc(8192, 1));
+  const wal = new WalSync(file);
+  expect(wal.syncHere()).toBe(false); // the log's handle is opened by the first sync()
+  expect(wal.syncs).toBe(0);
+  const running = wal.sync();
+  await Promise.resolve();
+  expect(wal.syncHere()).toBe(false); // one runs: the caller waits for sync() instead
+  await running;
+  expect(wal.syncHere()).toBe(true);
+  expect(wal.syncs).toBe(2);
+  const queued = [wal.sync(), wal.sync()]; // one runs, one is queued behind it
+  expect(wal.syncHere()).toBe(false);
+  await Promise.all(queued);
+  await wal.close();
+  expect(wal.syncHere()).toBe(false); // closed: nothing to sync on
+  expect(wal.syncs).toBe(4);
+});
+
+test('after a slow syncHere the next ones decline for a while, and sync() still serves', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
+  writeFileSync(file, Buffer.alloc(8192, 1));
+  const wal = new WalSync(file, -1); // every sync counts as slow
+  await wal.sync();
+  expect(wal.syncHere()).toBe(true);
+  expect(wal.syncHere()).toBe(false);
+  await wal.sync();
+  expect(wal.syncs).toBe(3);
+  await wal.close();
+});
