@@ -63,3 +63,24 @@ test('after a slow syncHere the next ones decline for a while, and sync() still 
   expect(wal.syncs).toBe(3);
   await wal.close();
 });
+
+test('syncSoon syncs in the next check phase, on the calling thread when it can, and close() waits for it', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
+  writeFileSync(file, Buffer.alloc(8192, 1));
+  const wal = new WalSync(file);
+  await wal.sync(); // opens the log
+  const soon = wal.syncSoon();
+  expect(wal.syncs).toBe(1); // not yet: it waits for the check phase
+  let synced = false;
+  void soon.then(() => (synced = true));
+  await wal.close(); // called before the check phase: waits for the promised sync
+  expect(synced).toBe(true);
+  expect(wal.syncs).toBe(2);
+  // Called while a sync runs: one more sync covers it (pooled if that one still runs, here if not).
+  const other = new WalSync(file);
+  await other.sync();
+  const running = other.sync();
+  await Promise.all([running, other.syncSoon()]);
+  expect(other.syncs).toBe(3);
+  await other.close();
+});

@@ -28,6 +28,8 @@ export class WalSync {
   #closed = false;
   /** The log's descriptor once its handle is open (for {@link syncHere}). */
   #fd: number | null = null;
+  /** Syncs syncSoon() has promised and not ended (close() waits for them). */
+  readonly #soon = new Set<Promise<void>>();
   /** syncHere declines until then (performance.now()), after a slow sync. */
   #hereAgainAt = -Infinity;
   /** Syncs started so far (a test and benchmark figure: fewer than commits when commits were grouped). */
@@ -97,8 +99,29 @@ export class WalSync {
     return true;
   }
 
+  /**
+   * Like {@link sync}, for a commit made alone on an idle loop: in the calling thread's next
+   * check phase (what the commit set going, such as a waiting long-poll's answer, runs first),
+   * with {@link syncHere} when it can, else with the others.
+   */
+  syncSoon(): Promise<void> {
+    const soon = new Promise<void>((resolve, reject) => setImmediate(() => {
+      try {
+        if (this.syncHere()) resolve();
+        else this.sync().then(resolve, reject);
+      } catch (error) {
+        reject(error as Error);
+      }
+    }));
+    this.#soon.add(soon);
+    const done = () => void this.#soon.delete(soon);
+    soon.then(done, done);
+    return soon;
+  }
+
   /** Waits for syncs under way and closes the log's handle. */
   async close(): Promise<void> {
+    await Promise.allSettled(this.#soon);
     const pending = this.#queued ?? this.#running;
     if (pending) await pending.catch(() => {});
     this.#closed = true;
