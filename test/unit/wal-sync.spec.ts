@@ -6,9 +6,15 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { WalSync } from '../../src/server/store/wal-sync.js';
 
-test('callers arriving while a sync runs share one more sync, which starts after theirs', async () => {
+/** A log file in a directory of its own, with a page's worth of bytes in it. */
+function logWithFrames(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
   writeFileSync(file, Buffer.alloc(8192, 1));
+  return file;
+}
+
+test('callers arriving while a sync runs share one more sync, which starts after theirs', async () => {
+  const file = logWithFrames();
   const wal = new WalSync(file);
   const first = wal.sync();
   const later = Array.from({ length: 20 }, () => wal.sync());
@@ -33,8 +39,7 @@ test('a log that does not exist yet resolves at once and is looked for again nex
 });
 
 test('syncHere syncs on the calling thread only when no sync is under way and the log is open', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
-  writeFileSync(file, Buffer.alloc(8192, 1));
+  const file = logWithFrames();
   const wal = new WalSync(file);
   expect(wal.syncHere()).toBe(false); // the log's handle is opened by the first sync()
   expect(wal.syncs).toBe(0);
@@ -53,8 +58,7 @@ test('syncHere syncs on the calling thread only when no sync is under way and th
 });
 
 test('after a slow syncHere the next ones decline for a while, and sync() still serves', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
-  writeFileSync(file, Buffer.alloc(8192, 1));
+  const file = logWithFrames();
   const wal = new WalSync(file, -1); // every sync counts as slow
   await wal.sync();
   expect(wal.syncHere()).toBe(true);
@@ -65,8 +69,7 @@ test('after a slow syncHere the next ones decline for a while, and sync() still 
 });
 
 test('syncSoon syncs in the next check phase, on the calling thread when it can, and close() waits for it', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'mw-wal-')), 'db-wal');
-  writeFileSync(file, Buffer.alloc(8192, 1));
+  const file = logWithFrames();
   const wal = new WalSync(file);
   await wal.sync(); // opens the log
   const soon = wal.syncSoon();
