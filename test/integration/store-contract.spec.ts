@@ -205,6 +205,22 @@ for (const backend of BACKENDS) {
       expect(await other().findMailboxByAddress('nobody@mailwright.test')).toBeNull();
     });
 
+    test('the recipient lookup, asked again and again, follows a mailbox ended, swept and its address taken again', async () => {
+      const a = await account();
+      const address = 'again@mailwright.test';
+      const first = await stores[0]!.createMailbox({ accountId: a.id, address, webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      expect((await other().findMailboxByAddress(address))?.expiresAt).toBe(NOW + HOUR);
+      expect((await other().findMailboxByAddress(address))?.expiresAt).toBe(NOW + HOUR);
+      await stores[0]!.expireMailbox(a.id, address, NOW + 5);
+      expect((await other().findMailboxByAddress(address))?.expiresAt).toBe(NOW + 5);
+      const second = await stores[0]!.createMailbox({ accountId: a.id, address, webhookId: null, createdAt: NOW + 10, expiresAt: NOW + 20 }, NOW + 10);
+      expect(second.id).not.toBe(first.id);
+      expect((await other().findMailboxByAddress(address))?.id).toBe(second.id);
+      await stores[0]!.sweepExpired(NOW + 30);
+      expect(await other().findMailboxByAddress(address)).toBeNull();
+      expect(await other().findMailboxByAddress(address.toUpperCase())).toBeNull();
+    });
+
     test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
       const a = await account();
       const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'old@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
