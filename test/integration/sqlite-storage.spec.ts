@@ -70,14 +70,26 @@ test('a database made by an earlier version keeps its messages: summaries as sto
   db.exec(`INSERT INTO accounts (id, email, role, is_admin, created_at) VALUES ('acc_1', 'old@example.test', 'civilian', 0, ${NOW});
     INSERT INTO mailboxes (id, account_id, address, created_at, expires_at) VALUES ('mbx_1', 'acc_1', 'old@mailwright.test', ${NOW}, ${NOW + HOUR});
     INSERT INTO messages (id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, headers_json, text_body, html_body, attachments_json, raw)
-    VALUES ('msg_1', 'acc_1', 'mbx_1', 'old@mailwright.test', NULL, '[]', '[]', 'Kept', ${NOW}, 40, '{}', 'stale copy', NULL, '[]', X'${raw}');`);
+    VALUES ('msg_1', 'acc_1', 'mbx_1', 'old@mailwright.test', NULL, '[]', '[]', 'Kept', ${NOW}, 40, '{}', 'stale copy', NULL, '[]', X'${raw}'),
+           ('msg_2', 'acc_1', 'mbx_1', 'old@mailwright.test', NULL, '[]', '[]', 'Deleted', ${NOW}, 40, '{}', '', NULL, '[]', X'${raw}');
+    DELETE FROM messages WHERE id = 'msg_2';`);
   db.close();
 
   const store = openSqliteStore(file);
   const [summary] = await store.listMessages({ accountId: 'acc_1', afterSeq: 0, limit: 10, includeBody: false, now: NOW });
-  expect(summary).toMatchObject({ id: 'msg_1', subject: 'Kept' });
+  expect(summary).toMatchObject({ id: 'msg_1', seq: 1, subject: 'Kept' });
   const message = await store.getMessage('acc_1', 'mbx_1', 'msg_1');
   expect(message?.body?.text).toBe('Your code is 482913\n');
   expect(message?.body?.headers).toEqual({ subject: 'Kept' });
+  expect((await store.getRawMessage('acc_1', 'mbx_1', 'msg_1'))?.toString()).toContain('482913');
+  // The seq the earlier version gave and deleted (2) is not given again.
+  expect(await store.maxSeq()).toBe(2);
+  const [stored] = await store.insertMessage([{ mailboxId: 'mbx_1', webhookIds: [] }], { from: null, to: [], cc: [], subject: 'New', raw: Buffer.from('Subject: New\r\n\r\nhi') }, NOW);
+  expect(stored!.message.seq).toBe(3);
+  expect((await store.getMessage('acc_1', 'mbx_1', stored!.message.id))?.subject).toBe('New');
+  // A message of the earlier version, once deleted, is not found by its id either.
+  await store.expireMailbox('acc_1', 'mbx_1', NOW);
+  await store.sweepExpired(NOW + 1);
+  expect(await store.getMessage('acc_1', 'mbx_1', 'msg_1')).toBeNull();
   await store.close();
 });

@@ -139,6 +139,29 @@ for (const backend of BACKENDS) {
       expect((await stores[0]!.getMessage(a.id, mb.id, first!.message.id))?.body?.headers).toEqual({ subject: 'one' });
       expect((await stores[0]!.getRawMessage(a.id, mb.id, first!.message.id))?.toString()).toContain('Subject: one');
       expect(await stores[0]!.getMessage('acc_other', mb.id, first!.message.id)).toBeNull();
+      // An id is found only whole: another of the same shape, or a part of it, finds nothing.
+      const id = first!.message.id;
+      for (const wrong of [`${id.slice(0, -1)}${id.endsWith('a') ? 'b' : 'a'}`, id.slice(0, -1), `${id}x`, id.toUpperCase(), 'msg_nope', '']) {
+        expect(await stores[0]!.getMessage(a.id, mb.id, wrong), wrong).toBeNull();
+        expect(await stores[0]!.getRawMessage(a.id, mb.id, wrong), wrong).toBeNull();
+      }
+    });
+
+    test('a seq is never given twice: a message stored after the newest were deleted comes after every one before', async () => {
+      const a = await account();
+      const old = await stores[0]!.createMailbox({ accountId: a.id, address: 'gone@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
+      const live = await stores[0]!.createMailbox({ accountId: a.id, address: 'stays@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      const [kept] = await stores[0]!.insertMessage([{ mailboxId: live.id, webhookIds: [] }], mail('kept'), NOW);
+      const newest = [];
+      for (const subject of ['n1', 'n2']) newest.push((await stores[0]!.insertMessage([{ mailboxId: old.id, webhookIds: [] }], mail(subject), NOW))[0]!.message);
+      expect((await other().sweepExpired(NOW + 20)).messages).toBe(2);
+      const [after] = await other().insertMessage([{ mailboxId: live.id, webhookIds: [] }], mail('after'), NOW + 20);
+      expect(after!.message.seq).toBeGreaterThan(newest[1]!.seq);
+      expect(await stores[0]!.maxSeq()).toBe(after!.message.seq);
+      const listed = await stores[0]!.listMessages({ accountId: a.id, afterSeq: kept!.message.seq, limit: 10, includeBody: false, now: NOW + 20 });
+      expect(listed.map((m) => m.subject)).toEqual(['after']);
+      expect((await stores[0]!.getMessage(a.id, live.id, after!.message.id))?.subject).toBe('after');
+      expect(await stores[0]!.getMessage(a.id, old.id, newest[1]!.id)).toBeNull();
     });
 
     test('a message is announced once committed (readable then), before the insert resolves; not when it fails', async () => {

@@ -4,7 +4,7 @@
 // database) and by the ingest writer's thread (a database file, sqlite-ingest.ts), so both
 // write messages with the same statements.
 import type Database from 'better-sqlite3';
-import { newId } from '../ids.js';
+import { newId, randomToken } from '../ids.js';
 import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, StoredMessage } from './store.js';
 
 /** One arriving message: its copies, as delivery routing planned them, and when it arrived. */
@@ -16,6 +16,35 @@ export interface InsertJob {
 
 /** What became of one job: the copies stored (none when every mailbox expired meanwhile), or why it failed. */
 export type InsertResult = InsertedCopy[] | Error;
+
+/**
+ * The highest seq given so far: the newest message's, or the highest deleted one's
+ * (messages_seq, see migration 7), so that no seq is ever given twice. The next is one more.
+ */
+export const LAST_SEQ = 'SELECT MAX(COALESCE((SELECT MAX(seq) FROM messages), 0), (SELECT seq FROM messages_seq)) AS seq';
+
+/** Random characters after the seq in a message id. */
+const MESSAGE_ID_RANDOM = 16;
+const MESSAGE_ID = new RegExp(`^msg_([0-9a-z]{1,11})_[0-9a-z]{${MESSAGE_ID_RANDOM}}$`);
+
+/**
+ * The id of the message stored as `seq`: `msg_<seq in base 36>_<16 random characters>`. The
+ * seq in it finds the row without an index on the id; the random part keeps ids unguessable.
+ */
+export function messageId(seq: number): string {
+  return `msg_${seq.toString(36)}_${randomToken(MESSAGE_ID_RANDOM)}`;
+}
+
+/**
+ * The seq a message id names, or null for any other string (the ids of messages stored
+ * before migration 7 are random and found in message_ids instead).
+ */
+export function seqOfMessageId(id: string): number | null {
+  const match = MESSAGE_ID.exec(id);
+  if (!match) return null;
+  const seq = Number.parseInt(match[1]!, 36);
+  return Number.isSafeInteger(seq) ? seq : null;
+}
 
 /** Page size of a new database file. */
 export const PAGE_SIZE = 8_192;
@@ -40,11 +69,13 @@ export function configureConnection(db: Database.Database, cacheKib: number): vo
  * what it prepares for the life of the connection.
  */
 export function messageWriter(db: Database.Database, prepare: (sql: string) => Database.Statement): (jobs: readonly InsertJob[]) => InsertResult[] {
+  // Read in the write transaction, so no other connection gives a seq meanwhile.
+  const lastSeq = prepare(LAST_SEQ);
   // The mailbox is read by the insert itself: one that expired since RCPT gets no copy.
   const insertMessage = prepare(`INSERT INTO messages
-      (id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
-      SELECT ?, account_id, id, address, ?, ?, ?, ?, ?, ?, ? FROM mailboxes WHERE id = ? AND expires_at > ?
-      RETURNING seq, account_id, mailbox`);
+      (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
+      SELECT ?, ?, account_id, id, address, ?, ?, ?, ?, ?, ?, ? FROM mailboxes WHERE id = ? AND expires_at > ?
+      RETURNING account_id, mailbox`);
   // A webhook deleted since the plan was made gets no delivery (and breaks no foreign key).
   const insertDelivery = prepare(`INSERT INTO deliveries
       (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
@@ -57,16 +88,17 @@ export function messageWriter(db: Database.Database, prepare: (sql: string) => D
     const size = message.raw.length;
     const inserted: InsertedCopy[] = [];
     const seen = new Set<string>();
+    let seq = Number((lastSeq.get() as { seq: number }).seq) + 1;
     for (const copy of copies) {
       if (seen.has(copy.mailboxId)) continue;
       seen.add(copy.mailboxId);
-      const id = newId('msg');
-      const row = insertMessage.get(id, fromJson, toJson, ccJson, message.subject, now, size, message.raw, copy.mailboxId, now) as
-        { seq: number; account_id: string; mailbox: string } | undefined;
+      const id = messageId(seq);
+      const row = insertMessage.get(seq, id, fromJson, toJson, ccJson, message.subject, now, size, message.raw, copy.mailboxId, now) as
+        { account_id: string; mailbox: string } | undefined;
       if (!row) continue;
       const accountId = String(row.account_id);
       const stored: StoredMessage = {
-        id, seq: Number(row.seq), accountId, mailboxId: copy.mailboxId, mailbox: String(row.mailbox),
+        id, seq: seq++, accountId, mailboxId: copy.mailboxId, mailbox: String(row.mailbox),
         from: message.from, to: message.to, cc: message.cc, subject: message.subject, receivedAt: now, size,
       };
       const deliveries: DeliveryRecord[] = [];

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { newId } from '../ids.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import { IngestWriter } from './sqlite-ingest.js';
-import { configureConnection, messageWriter, type InsertJob, type InsertResult } from './sqlite-messages.js';
+import { configureConnection, LAST_SEQ, messageWriter, seqOfMessageId, type InsertJob, type InsertResult } from './sqlite-messages.js';
 import { WalSync } from './wal-sync.js';
 import {
   accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow,
@@ -461,7 +461,7 @@ export class SqliteStore implements Store {
   }
 
   async maxSeq() {
-    return num(this.#get("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS seq")?.seq ?? 0);
+    return num(this.#get(LAST_SEQ)?.seq ?? 0);
   }
 
   async listMailboxMessages(mailboxId: string, input: { beforeSeq?: number; limit: number }) {
@@ -476,13 +476,21 @@ export class SqliteStore implements Store {
     return num(this.#get('SELECT COUNT(*) AS n FROM messages WHERE mailbox_id = ?', mailboxId)?.n);
   }
 
+  /** A message's `columns` by its id: the seq in the id (or, for an id made before migration 7, in message_ids) finds the row. */
+  #messageById(columns: string, accountId: string, mailboxId: string, messageId: string): Row | undefined {
+    return this.#get(
+      `SELECT ${columns} FROM messages WHERE seq = COALESCE(?, (SELECT seq FROM message_ids WHERE id = ?)) AND id = ? AND mailbox_id = ? AND account_id = ?`,
+      seqOfMessageId(messageId), messageId, messageId, mailboxId, accountId,
+    );
+  }
+
   async getMessage(accountId: string, mailboxId: string, messageId: string) {
-    const row = this.#get(`SELECT ${RAW_COLUMNS} FROM messages WHERE id = ? AND mailbox_id = ? AND account_id = ?`, messageId, mailboxId, accountId);
+    const row = this.#messageById(RAW_COLUMNS, accountId, mailboxId, messageId);
     return row ? messageWithBodyFromRow(row) : null;
   }
 
   async getRawMessage(accountId: string, mailboxId: string, messageId: string) {
-    const row = this.#get('SELECT raw FROM messages WHERE id = ? AND mailbox_id = ? AND account_id = ?', messageId, mailboxId, accountId);
+    const row = this.#messageById('raw', accountId, mailboxId, messageId);
     return row ? bytes(row.raw) : null;
   }
 

@@ -172,4 +172,42 @@ ALTER TABLE messages DROP COLUMN html_body;
 ALTER TABLE messages DROP COLUMN attachments_json;
 `,
   },
+  {
+    // A message costs its commit two b-tree pages fewer: no index of its own on the id (a new id
+    // carries the seq, see sqlite-messages.ts; the ids of messages stored before this version are
+    // found in message_ids) and no AUTOINCREMENT counter rewritten on every insert. What that
+    // counter kept, that no seq is ever given twice even after the newest messages are deleted,
+    // messages_seq keeps: the highest seq deleted, written by the trigger on deletes only.
+    version: 7,
+    sql: `
+CREATE TABLE messages_v7 (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes(id) ON DELETE CASCADE,
+  mailbox TEXT NOT NULL,
+  from_json TEXT,
+  to_json TEXT NOT NULL,
+  cc_json TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  received_at INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  raw BLOB NOT NULL
+);
+INSERT INTO messages_v7 (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
+  SELECT seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw FROM messages ORDER BY seq;
+CREATE TABLE message_ids (id TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO message_ids (id, seq) SELECT id, seq FROM messages;
+CREATE TABLE messages_seq (seq INTEGER NOT NULL);
+INSERT INTO messages_seq (seq) VALUES (COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0));
+DROP TABLE messages;
+ALTER TABLE messages_v7 RENAME TO messages;
+CREATE INDEX messages_account_seq ON messages(account_id, seq);
+CREATE INDEX messages_mailbox_seq ON messages(mailbox_id, seq);
+CREATE TRIGGER messages_deleted AFTER DELETE ON messages BEGIN
+  UPDATE messages_seq SET seq = old.seq WHERE seq < old.seq;
+  DELETE FROM message_ids WHERE id = old.id;
+END;
+`,
+  },
 ];
