@@ -430,16 +430,16 @@ export class SqliteStore implements Store {
       if (writer.ready) return writer.insert(job, onCommitted);
       writer.start(); // the first of them are committed here while it starts
     }
-    const [result] = write([job]);
+    const result = write([job])[0]!;
     if (result instanceof Error) return Promise.reject(result);
     this.ownCommits++;
-    onCommitted?.(result!);
+    onCommitted?.(result);
     this.#ownInFlight++;
     // Mail arriving together shares syncs on the thread pool, and webhook POSTs go out while
     // the log syncs there; a message alone is synced on this thread once what its commit set
     // going (a waiting long-poll's answer) ran.
-    const alone = !together && result!.every((copy) => copy.deliveries.length === 0);
-    return (alone && this.wal ? this.wal.syncSoon() : this.#durable()).finally(() => this.#ownInFlight--).then(() => result!);
+    const alone = !together && result.every((copy) => copy.deliveries.length === 0);
+    return (alone && this.wal ? this.wal.syncSoon() : this.#durable()).finally(() => this.#ownInFlight--).then(() => result);
   }
 
   async listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }) {
@@ -638,9 +638,9 @@ export class SqliteStore implements Store {
       this.#recipients.clear();
       return null;
     });
-    const watched = [['mailboxes', 'INSERT'], ['mailboxes', 'UPDATE'], ['mailboxes', 'DELETE'], ['webhooks', 'INSERT'], ['webhooks', 'DELETE']];
+    const watched = [['mailboxes', 'INSERT'], ['mailboxes', 'UPDATE'], ['mailboxes', 'DELETE'], ['webhooks', 'INSERT'], ['webhooks', 'DELETE']] as const;
     this.db.exec(watched.map(([table, change]) =>
-      `CREATE TEMP TRIGGER IF NOT EXISTS recipients_${table}_${change!.toLowerCase()} AFTER ${change} ON main.${table} BEGIN SELECT mailwright_recipients_changed(); END;`).join('\n'));
+      `CREATE TEMP TRIGGER IF NOT EXISTS recipients_${table}_${change.toLowerCase()} AFTER ${change} ON main.${table} BEGIN SELECT mailwright_recipients_changed(); END;`).join('\n'));
   }
 
   async recordRefusal(r: RefusalRecord) {
