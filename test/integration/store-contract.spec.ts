@@ -244,6 +244,19 @@ for (const backend of BACKENDS) {
       expect(await other().findMailboxByAddress(address.toUpperCase())).toBeNull();
     });
 
+    test('the recipient lookup finds a new mailbox at once, with its account\'s webhooks, and is not disturbed by its neighbours', async () => {
+      const a = await account();
+      await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: true, now: NOW });
+      const kept = await stores[0]!.createMailbox({ accountId: a.id, address: 'kept@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      expect(await other().findMailboxByAddress('Kept@mailwright.test')).toEqual({ ...kept, accountHasWebhooks: true });
+      const neighbour = await stores[0]!.createMailbox({ accountId: a.id, address: 'neighbour@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      expect((await other().findMailboxByAddress('neighbour@mailwright.test'))?.id).toBe(neighbour.id);
+      await stores[0]!.expireMailbox(a.id, neighbour.id, NOW + 5);
+      await stores[0]!.sweepExpired(NOW + 10);
+      expect(await other().findMailboxByAddress('neighbour@mailwright.test')).toBeNull();
+      expect(await other().findMailboxByAddress('kept@mailwright.test')).toEqual({ ...kept, accountHasWebhooks: true });
+    });
+
     test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
       const a = await account();
       const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'old@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);

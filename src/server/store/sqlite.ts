@@ -124,8 +124,10 @@ export class SqliteStore implements Store {
   /**
    * Recipients the SMTP lookup found, by address, since mailboxes and webhooks last changed.
    * Every message looks its recipient up: read from the file it costs a page-cache reload
-   * whenever the ingest writer committed (~9 % of the event loop at 5 sessions here). Temporary
-   * triggers on this connection empty it on any change to either table (see #watchRecipients);
+   * whenever the ingest writer committed (~9 % of the event loop at 5 sessions here). A new
+   * mailbox is put in at once, so the first message to it finds it here too. Temporary
+   * triggers on this connection drop an address whose mailbox row changes, and empty it when
+   * a webhook is added or deleted (see #watchRecipients);
    * the ingest writer's connection only adds messages and deliveries, and no other process
    * changes mailboxes or webhooks (one process owns a SQLite store). The insert reads the
    * mailbox again in any case, so a copy never goes to a mailbox that is gone.
@@ -349,7 +351,7 @@ export class SqliteStore implements Store {
 
   async createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis, maxLive?: number | null): Promise<MailboxRecord> {
     const mailbox: MailboxRecord = { ...input, id: input.id ?? newId('mbx'), address: input.address.toLowerCase() };
-    return this.#acknowledged(this.db.transaction(() => {
+    const created = this.db.transaction(() => {
       if (maxLive !== undefined && maxLive !== null) {
         const live = num(this.#get('SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?', mailbox.accountId, now)?.n);
         if (live >= maxLive) throw new MailboxLimitError(live, maxLive);
@@ -364,7 +366,10 @@ export class SqliteStore implements Store {
         mailbox.id, mailbox.accountId, mailbox.address, mailbox.webhookId, mailbox.createdAt, mailbox.expiresAt,
       );
       return mailbox;
-    }).immediate());
+    }).immediate();
+    // Mail to a new mailbox usually follows at once: its recipient lookup is answered from memory.
+    this.#rememberRecipient(created.address);
+    return this.#acknowledged(created);
   }
 
   async getMailbox(accountId: string, idOrAddress: string, now: Millis) {
@@ -617,30 +622,37 @@ export class SqliteStore implements Store {
 
   async findMailboxByAddress(address: string) {
     const key = address.toLowerCase();
-    const kept = this.#recipients.get(key);
-    if (kept) return kept;
-    const row = this.#get(RECIPIENT_LOOKUP_SQLITE, key);
+    return this.#recipients.get(key) ?? this.#rememberRecipient(key);
+  }
+
+  /** Reads the recipient at `address` (lower case) from the file and keeps it in #recipients. */
+  #rememberRecipient(address: string): RecipientMailbox | null {
+    const row = this.#get(RECIPIENT_LOOKUP_SQLITE, address);
     if (!row) return null;
     const found = recipientFromRow(row);
     if (this.#recipients.size >= RECIPIENTS_KEPT) this.#recipients.clear();
-    this.#recipients.set(key, found);
+    this.#recipients.set(address, found);
     return found;
   }
 
   /**
-   * Empties the recipients found (#recipients) whenever this connection adds, changes or
-   * deletes a mailbox, or adds or deletes a webhook (whether an account has one is part of what
-   * the lookup answers; a webhook's own updates are not). TEMP triggers belong to this
-   * connection only and live as long as it does; the statements behind them stay as they are.
+   * Keeps the recipients found (#recipients) true to the file: when this connection adds,
+   * changes or deletes a mailbox, the old and new addresses of its row are dropped; when it
+   * adds or deletes a webhook, all are (whether an account has one is part of what the lookup
+   * answers; a webhook's own updates are not). TEMP triggers belong to this connection only
+   * and live as long as it does; the statements behind them stay as they are.
    */
   #watchRecipients(): void {
-    this.db.function('mailwright_recipients_changed', () => {
-      this.#recipients.clear();
+    this.db.function('mailwright_recipients_changed', { varargs: true }, (...addresses: unknown[]) => {
+      if (addresses.length === 0) this.#recipients.clear();
+      for (const address of addresses) this.#recipients.delete(String(address));
       return null;
     });
+    const rowOf = { INSERT: 'new.address', UPDATE: 'old.address, new.address', DELETE: 'old.address' } as const;
     const watched = [['mailboxes', 'INSERT'], ['mailboxes', 'UPDATE'], ['mailboxes', 'DELETE'], ['webhooks', 'INSERT'], ['webhooks', 'DELETE']] as const;
     this.db.exec(watched.map(([table, change]) =>
-      `CREATE TEMP TRIGGER IF NOT EXISTS recipients_${table}_${change.toLowerCase()} AFTER ${change} ON main.${table} BEGIN SELECT mailwright_recipients_changed(); END;`).join('\n'));
+      `CREATE TEMP TRIGGER IF NOT EXISTS recipients_${table}_${change.toLowerCase()} AFTER ${change} ON main.${table} ` +
+      `BEGIN SELECT mailwright_recipients_changed(${table === 'mailboxes' ? rowOf[change] : ''}); END;`).join('\n'));
   }
 
   async recordRefusal(r: RefusalRecord) {
