@@ -32,6 +32,18 @@ test('the header-only summary equals the whole parse on every sample message and
     ['bare CR inside a value', 'Subject: a\rb\r\nFrom: x@example.test\r\n\r\n'],
   ];
   for (const [name, text] of awkward) samples.push({ name, raw: Buffer.from(text, 'utf8') });
+  // Plain addresses are read without the address parser: they, and their near misses, read as the parser reads them.
+  const addresses = [
+    'app@example.test', 'App <app@example.test>', 'My App 2 <no-reply+tag@mail.example-app.test>', 'a.b_c-d@x.y', 'a@b',
+    'a.@b.test', '.a@b.test', 'a..b@b.test', 'a@-b.test', 'a@b-', 'a@b.', '_a@b.test', 'A  B <a@b.test>', ' App <a@b.test>',
+    'App <a@b.test> ', 'App<a@b.test>', '"App" <a@b.test>', 'App <a@b.test>, c@d.test', 'a@b.test (comment)', '<a@b.test>',
+    'Zoë <a@b.test>', '=?UTF-8?Q?App?= <a@b.test>', 'app@exämple.test', 'team: a@b.test;', 'App <a@b.test', 'A.B <a@b.test>',
+  ];
+  const subjects = ['Your code', 'a  b\tc ', '=?UTF-8?B?R3LDvMOfZQ==?=', 'x =? y ?= z', '=?', 'Grüße', '_under_score_'];
+  for (const [i, address] of addresses.entries()) {
+    const text = `From: ${address}\r\nTo: ${address}\r\nTo: ${addresses[(i + 1) % addresses.length]}\r\nCc: ${address}\r\nSubject: ${subjects[i % subjects.length]}\r\n\r\nbody\r\n`;
+    samples.push({ name: `address ${JSON.stringify(address)}`, raw: Buffer.from(text, 'utf8') });
+  }
   expect(samples.length).toBeGreaterThan(100);
   for (const { name, raw } of samples) {
     const whole = await parseMessage(raw);

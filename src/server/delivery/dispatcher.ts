@@ -55,7 +55,7 @@ export class WebhookDispatcher implements AsyncDisposable {
   /** Made with the first attempt (see createWebhookAgent). */
   #agent: Promise<Agent> | null = null;
   readonly #inFlight = new Map<string, Promise<void>>();
-  readonly #onStored = (_message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
+  readonly #onStored = (message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
     // Another instance's commit may owe deliveries too: look, so that if it dies before sending
     // them, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
     if (deliveries.length === 0 && !remote) return;
@@ -65,7 +65,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     // way leaves it be, see #launch). Those past the in-flight bound wait for a claim.
     if (!remote && this.#ctx.store.kind === 'sqlite') {
       const room = this.#concurrency - this.#inFlight.size;
-      for (const delivery of deliveries.slice(0, Math.max(0, room))) this.#launch(delivery);
+      for (const delivery of deliveries.slice(0, Math.max(0, room))) this.#launch(delivery, message);
       if (deliveries.length <= room) return;
     }
     this.#kick();
@@ -196,10 +196,13 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#timer = null;
   }
 
-  /** Starts an attempt of the delivery, unless one is under way here already. */
-  #launch(delivery: DeliveryRecord): void {
+  /**
+   * Starts an attempt of the delivery, unless one is under way here already. `message`, when
+   * it is the delivery's own and was read with its body, is the payload's source.
+   */
+  #launch(delivery: DeliveryRecord, message?: StoredMessage): void {
     if (this.#inFlight.has(delivery.id)) return;
-    const run = this.#deliver(delivery)
+    const run = this.#deliver(delivery, message)
       .catch((error: unknown) => {
         // The lease brings the delivery back after leaseMs.
         this.#log.error({ err: error, deliveryId: delivery.id, webhookId: delivery.webhookId }, 'delivery attempt could not be recorded');
@@ -212,7 +215,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#inFlight.set(delivery.id, run);
   }
 
-  async #deliver(delivery: DeliveryRecord): Promise<void> {
+  async #deliver(delivery: DeliveryRecord, message?: StoredMessage): Promise<void> {
     const { store, clock, config } = this.#ctx;
     const ids = { deliveryId: delivery.id, webhookId: delivery.webhookId, messageId: delivery.messageId };
     const attempt = delivery.attempts + 1;
@@ -220,7 +223,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     // Deleting a webhook deletes its deliveries and sweeping a mailbox its messages'; these
     // only close a delivery that survived them.
     if (!webhook) return this.#drop(delivery, `webhook ${delivery.webhookId} was deleted; delivery dropped`);
-    const payload = await this.#payloadOf(delivery);
+    const payload = await this.#payloadOf(delivery, message);
     if (payload === null) return this.#drop(delivery, `message ${delivery.messageId} is gone; delivery dropped`);
 
     const outcome = await postWebhook(this.#ctx, await (this.#agent ??= createWebhookAgent(this.#ctx.config)), webhook, { id: delivery.id, payload });
@@ -267,10 +270,16 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#log.warn({ webhookId: webhook.id, refusingSince: since, failedDeliveries: failed }, 'webhook target refused every connection for a whole retry schedule; its pending deliveries failed');
   }
 
-  /** The `message.received` body, built from the stored message (identical on every attempt); null when the message is gone. */
-  async #payloadOf(delivery: DeliveryRecord): Promise<string | null> {
+  /**
+   * The `message.received` body, built from the stored message (identical on every attempt);
+   * null when the message is gone. A first attempt at commit time builds it from `committed`,
+   * the message as ingestion read it (the same record a store read gives), without a read.
+   */
+  async #payloadOf(delivery: DeliveryRecord, committed?: StoredMessage): Promise<string | null> {
     if (delivery.event !== 'message.received' || delivery.messageId === null || delivery.mailboxId === null) return null;
-    const message = await this.#ctx.store.getMessage(delivery.accountId, delivery.mailboxId, delivery.messageId);
+    const message = committed?.body && committed.id === delivery.messageId
+      ? committed
+      : await this.#ctx.store.getMessage(delivery.accountId, delivery.mailboxId, delivery.messageId);
     return message ? JSON.stringify(toMessageReceivedEvent(message, delivery.createdAt)) : null;
   }
 

@@ -128,6 +128,24 @@ function readHeaderBlock(raw: Buffer): HeaderBlock | null {
   return { fields, bodyStart: Math.min(start, raw.length) };
 }
 
+/** The plainest address: `local@domain` of letters, digits and a few marks, nothing to unquote or decode. */
+const PLAIN_ADDRESS = '[A-Za-z0-9][A-Za-z0-9._+-]*@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?';
+const BARE_ADDRESS = new RegExp(`^${PLAIN_ADDRESS}$`);
+const NAMED_ADDRESS = new RegExp(`^([A-Za-z0-9]+(?: [A-Za-z0-9]+)*) <(${PLAIN_ADDRESS})>$`);
+
+/**
+ * The addresses of a header value, as postal-mime's addressParser reads them. Most app mail
+ * names one plain address, bare or after a plain name; those two shapes are read here without
+ * the parser, whose first call after a pause costs more than the rest of the summary (it is on
+ * the path from SMTP to a waiting test). The tests hold the two equal.
+ */
+function addressesIn(value: string): PostalAddress[] {
+  if (BARE_ADDRESS.test(value)) return [{ address: value, name: '' }];
+  const named = NAMED_ADDRESS.exec(value);
+  if (named) return [{ address: named[2]!, name: named[1]! }];
+  return addressParser(value);
+}
+
 /** Sender, recipients and subject, read from the header block alone (as the whole parse reads them). */
 export async function parseSummary(raw: Buffer): Promise<MessageSummary> {
   try {
@@ -135,14 +153,15 @@ export async function parseSummary(raw: Buffer): Promise<MessageSummary> {
     if (!block) return parseFallback(raw);
     const headers = block.fields;
     const first = (key: string) => headers.find((h) => h.key === key)?.value || '';
-    const every = (key: string) => headers.filter((h) => h.key === key && h.value).flatMap((h) => addressParser(h.value));
+    const every = (key: string) => headers.filter((h) => h.key === key && h.value).flatMap((h) => addressesIn(h.value));
     const from = first('from');
     const subject = first('subject');
     return {
-      from: from ? (flattenAddresses(addressParser(from).slice(0, 1))[0] ?? null) : null,
+      from: from ? (flattenAddresses(addressesIn(from).slice(0, 1))[0] ?? null) : null,
       to: flattenAddresses(every('to')),
       cc: flattenAddresses(every('cc')),
-      subject: subject ? decodeWords(subject) : '',
+      // Text without an encoded word (`=?`) is what decodeWords would give back.
+      subject: subject.includes('=?') ? decodeWords(subject) : subject,
     };
   } catch {
     return parseFallback(raw);

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
 import type { RecipientMailbox, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
-import { parseSummary } from '../mime/parse.js';
+import { parseBody, parseSummary } from '../mime/parse.js';
 
 /** An SMTP reply error: smtp-server sends `responseCode` and the message. */
 function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
@@ -120,11 +120,14 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
           const summary = await parseSummary(raw);
           const now = clock.now();
           const plan = await planCopies(store, [...state.mailboxes.values()], now);
+          // A message owed to a webhook is read whole here, once: its deliveries go out as soon
+          // as it commits, built from this read rather than from the store.
+          const body = plan.some((copy) => copy.webhookIds.length > 0) ? await parseBody(raw) : undefined;
           // Waiters and webhooks hear of the message once it is committed (the store's readers
           // see it from then on), while the log is synced; the sender's 250 waits for the sync.
           const copies = await store.insertMessage(plan, { ...summary, raw }, now, (committed) => {
             try {
-              for (const copy of committed) bus.emit('message.stored', copy.message, copy.deliveries);
+              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries);
             } catch (error) {
               log.error({ err: error }, 'a message.stored listener failed');
             }
