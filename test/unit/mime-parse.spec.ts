@@ -38,6 +38,7 @@ test('the header-only summary equals the whole parse on every sample message and
     'a.@b.test', '.a@b.test', 'a..b@b.test', 'a@-b.test', 'a@b-', 'a@b.', '_a@b.test', 'A  B <a@b.test>', ' App <a@b.test>',
     'App <a@b.test> ', 'App<a@b.test>', '"App" <a@b.test>', 'App <a@b.test>, c@d.test', 'a@b.test (comment)', '<a@b.test>',
     'Zoë <a@b.test>', '=?UTF-8?Q?App?= <a@b.test>', 'app@exämple.test', 'team: a@b.test;', 'App <a@b.test', 'A.B <a@b.test>',
+    '<.a@b.test>', ' <a@b.test>', '<a@b.test', '<<a@b.test>>', '<a@b.test>, <c@d.test>',
   ];
   const subjects = ['Your code', 'a  b\tc ', '=?UTF-8?B?R3LDvMOfZQ==?=', 'x =? y ?= z', '=?', 'Grüße', '_under_score_'];
   for (const [i, address] of addresses.entries()) {
