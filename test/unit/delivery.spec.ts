@@ -20,7 +20,8 @@ import { testContext as context } from '../helpers/service-context.js';
 
 // ---- helpers ------------------------------------------------------------------------------
 
-type Answer = number | 'hang';
+/** A status; `hang`: no answer; `big`: 200 with a 1 MiB body; `stall`: 200, then a body that never ends. */
+type Answer = number | 'hang' | 'big' | 'stall';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -45,6 +46,8 @@ async function startReceiver(secret: () => string, clock: Clock, script: Answer[
       received.push({ headers: req.headers, body, verified: verifyWebhook(secret(), req.headers, body, { now: clock.now() }) });
       const answer = script.shift() ?? 200;
       if (holding) held.push(res);
+      else if (answer === 'big') res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(1 << 20));
+      else if (answer === 'stall') res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' }).write('partial');
       else if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'nope');
       waiters = waiters.filter((w) => (received.length >= w.count ? (w.resolve(), false) : true));
     });
@@ -212,6 +215,24 @@ test.describe('WebhookDispatcher', () => {
     expect(receiver.received).toHaveLength(2);
     [delivery] = await log(ctx, webhook);
     expect(delivery!.attempts.map((a) => a.attempt)).toEqual([1, 2]);
+  });
+
+  test('a large answer body is not read past 64 KiB: the status is the verdict; a body that never ends is a timeout', async () => {
+    const ctx = context(store, clock, { webhookTimeoutMs: 300 });
+    const { webhook, mailbox } = await seed(ctx, receiver.url);
+    secret = webhook.secret;
+    receiver.script.push('big', 'stall');
+    await using dispatcher = new WebhookDispatcher(ctx).start();
+
+    await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    const deliveries = (await log(ctx, webhook)).sort((a, b) => a.attempts[0]!.at.localeCompare(b.attempts[0]!.at) || a.id.localeCompare(b.id));
+    const outcomes = deliveries.map((d) => d.attempts.map((a) => [a.statusCode, a.error, a.ok])).flat();
+    expect(outcomes).toContainEqual([200, null, true]);
+    expect(outcomes).toContainEqual([null, 'timeout after 300 ms', false]);
+    expect(receiver.received).toHaveLength(2);
   });
 
   test('connection refused is retried until the schedule is exhausted, then failed', async () => {
