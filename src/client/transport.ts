@@ -226,27 +226,18 @@ export class Transport {
 
     try {
       request.signal?.throwIfAborted();
-      const response = await this.#dispatcher.request({
+      const response = await exchange(this.#dispatcher, {
         origin: this.#origin,
         path: this.#prefix + request.path,
         method,
         headers,
         body,
-        signal: request.signal,
         headersTimeout: timeout,
         bodyTimeout: timeout,
-      });
-      const received = Buffer.from(await response.body.arrayBuffer());
-      const result: TransportResponse = {
-        status: response.statusCode,
-        headers: response.headers,
-        body: received,
-        method,
-        url,
-      };
+      }, request.signal);
       const quota = parseQuotaHeaders(response.headers);
       if (quota) this.#quota = quota;
-      return result;
+      return { ...response, method, url };
     } catch (cause) {
       throw this.#networkError(request, url, timeout, cause);
     }
@@ -346,6 +337,63 @@ export class Transport {
       ...(retryAfter !== undefined ? { retryAfter } : {}),
     });
   }
+}
+
+/**
+ * Sends one request through `dispatcher` and resolves its answer with the whole body, or
+ * rejects with what undici reports (or `signal`'s reason once it aborts). A dispatch with a
+ * handler of its own rather than undici's request(): the answer's bytes are gathered as they
+ * come, without a body stream and its consumer, which a long-poll answer on its way to a
+ * waiting test felt (~0.1 ms on an idle process here).
+ */
+function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: AbortSignal | undefined,
+): Promise<Pick<TransportResponse, 'status' | 'headers' | 'body'>> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: ResponseHeaders = {};
+    const chunks: Buffer[] = [];
+    let settled = false;
+    let request: Dispatcher.DispatchController | null = null;
+    const onAbort = () => {
+      const reason = signal?.reason instanceof Error ? signal.reason : new Error('aborted');
+      settle(() => reject(reason));
+      request?.abort(reason);
+    };
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      done();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(controller) {
+        request = controller;
+        if (settled) controller.abort(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      },
+      onResponseStart(_controller, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = responseHeaders;
+      },
+      onResponseData(_controller, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle(() => resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+      },
+      onResponseError(_controller, error) {
+        settle(() => reject(error));
+      },
+    };
+    try {
+      dispatcher.dispatch(options, handler);
+    } catch (error) {
+      settle(() => reject(error as Error));
+    }
+  });
 }
 
 /** A 2xx JSON answer the client expects: the endpoint it comes from and the protocol schema its body matches. */
