@@ -369,6 +369,7 @@ function exchange(
       done();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    // onRequestStart marks the handler as undici's current kind (without it, undici asks for the old callbacks).
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(controller) {
         request = controller;

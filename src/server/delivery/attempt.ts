@@ -104,6 +104,7 @@ function post(agent: Agent, url: string, headers: Record<string, string>, body: 
       request?.abort(TIMED_OUT);
     }, timeoutMs);
     timer.unref();
+    // onRequestStart marks the handler as undici's current kind (without it, undici asks for the old callbacks).
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(controller) {
         request = controller;
