@@ -14,6 +14,7 @@ import {
   MAX_429_RETRIES,
   type MailwrightClientOptions,
 } from './options.js';
+import { exchange } from '../protocol/exchange.js';
 import { parseQuotaHeaders, type QuotaSnapshot, type ResponseHeaders } from './quota-headers.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -226,7 +227,7 @@ export class Transport {
 
     try {
       request.signal?.throwIfAborted();
-      const response = await exchange(this.#dispatcher, {
+      const answer = await exchange(this.#dispatcher, {
         origin: this.#origin,
         path: this.#prefix + request.path,
         method,
@@ -234,10 +235,10 @@ export class Transport {
         body,
         headersTimeout: timeout,
         bodyTimeout: timeout,
-      }, request.signal);
-      const quota = parseQuotaHeaders(response.headers);
+      }, { signal: request.signal });
+      const quota = parseQuotaHeaders(answer.headers);
       if (quota) this.#quota = quota;
-      return { ...response, method, url };
+      return { ...answer, method, url };
     } catch (cause) {
       throw this.#networkError(request, url, timeout, cause);
     }
@@ -337,64 +338,6 @@ export class Transport {
       ...(retryAfter !== undefined ? { retryAfter } : {}),
     });
   }
-}
-
-/**
- * Sends one request through `dispatcher` and resolves its answer with the whole body, or
- * rejects with what undici reports (or `signal`'s reason once it aborts). A dispatch with a
- * handler of its own rather than undici's request(): the answer's bytes are gathered as they
- * come, without a body stream and its consumer, which a long-poll answer on its way to a
- * waiting test felt (~0.1 ms on an idle process here).
- */
-function exchange(
-  dispatcher: Dispatcher,
-  options: Dispatcher.DispatchOptions,
-  signal: AbortSignal | undefined,
-): Promise<Pick<TransportResponse, 'status' | 'headers' | 'body'>> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let headers: ResponseHeaders = {};
-    const chunks: Buffer[] = [];
-    let settled = false;
-    let request: Dispatcher.DispatchController | null = null;
-    const onAbort = () => {
-      const reason = signal?.reason instanceof Error ? signal.reason : new Error('aborted');
-      settle(() => reject(reason));
-      request?.abort(reason);
-    };
-    const settle = (done: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      done();
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    // onRequestStart marks the handler as undici's current kind (without it, undici asks for the old callbacks).
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(controller) {
-        request = controller;
-        if (settled) controller.abort(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-      },
-      onResponseStart(_controller, statusCode, responseHeaders) {
-        status = statusCode;
-        headers = responseHeaders;
-      },
-      onResponseData(_controller, chunk) {
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        settle(() => resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
-      },
-      onResponseError(_controller, error) {
-        settle(() => reject(error));
-      },
-    };
-    try {
-      dispatcher.dispatch(options, handler);
-    } catch (error) {
-      settle(() => reject(error as Error));
-    }
-  });
 }
 
 /** A 2xx JSON answer the client expects: the endpoint it comes from and the protocol schema its body matches. */
