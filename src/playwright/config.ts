@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { SERVICE_NODE_FLAGS } from '../server/node-flags.js';
 import { FIXTURE_ERROR_CODES, MailwrightFixtureError } from './errors.js';
 
 /** One entry of Playwright's `webServer` config. */
@@ -70,6 +71,15 @@ function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Node flags the service runs with (see `src/server/node-flags.ts`). */
+export { SERVICE_NODE_FLAGS };
+
+/**
+ * The first line `mailwright serve` prints; its groups become MAILWRIGHT_URL and
+ * MAILWRIGHT_SMTP_URL in the runner's environment (Playwright's `webServer.wait`).
+ */
+const SERVE_BANNER = /listening: HTTP (?<mailwright_url>http:\/\/\S+) SMTP (?<mailwright_smtp_url>smtp:\/\/\S+)/;
+
 /**
  * A Playwright `webServer` entry that runs `mailwright serve` on 127.0.0.1 with a known key.
  *
@@ -93,22 +103,6 @@ function quote(arg: string): string {
  * });
  * ```
  */
-/**
- * Node flags the service runs with (`npm start` and {@link mailwrightServer} pass them; by hand:
- * `node --max-semi-space-size=2 --v8-pool-size=2 --no-memory-reducer …`). V8 otherwise grows its
- * young generation to 48 MB under a steady stream of mail, and its four helper threads each
- * keep a malloc arena of their own: with these the service stays ~10 MB nearer its idle size.
- * Without `--no-memory-reducer` V8 shrinks the heap of a service that went quiet, and the next
- * burst of mail ran ~20 % slower for its first thousand messages here (README, *Numbers*).
- */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--v8-pool-size=2', '--no-memory-reducer'];
-
-/**
- * The first line `mailwright serve` prints; its groups become MAILWRIGHT_URL and
- * MAILWRIGHT_SMTP_URL in the runner's environment (Playwright's `webServer.wait`).
- */
-const SERVE_BANNER = /listening: HTTP (?<mailwright_url>http:\/\/\S+) SMTP (?<mailwright_smtp_url>smtp:\/\/\S+)/;
-
 export function mailwrightServer(options: MailwrightServerOptions = {}): WebServerEntry {
   const httpPort = options.httpPort ?? 8025;
   const smtpPort = options.smtpPort ?? 2525;

@@ -1,6 +1,7 @@
 // Runs `mailwright serve` as a child process (the way users run it) and reads its ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../../src/server/node-flags.js';
 import { ROOT, cleanEnv } from './service.js';
 
 export interface ServeProcess {
@@ -11,8 +12,14 @@ export interface ServeProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function spawnServe(args: string[], timeoutMs = 20_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'serve', '--http-port', '0', '--smtp-port', '0', '--log-level', 'warn', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `node <SERVICE_NODE_FLAGS> dist/cli.js serve` as `npm start` and mailwrightServer() do,
+ * so that `child` is the service itself (a signal, kill -9 included, reaches it and nothing
+ * else). `nodeFlags: []` starts plain `node dist/cli.js serve`, as `npx mailwright serve` runs
+ * it, which starts the service again with the flags (src/cli/relaunch.ts).
+ */
+export async function spawnServe(args: string[], timeoutMs = 20_000, opts: { nodeFlags?: readonly string[] } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? SERVICE_NODE_FLAGS), join(ROOT, 'dist', 'cli.js'), 'serve', '--http-port', '0', '--smtp-port', '0', '--log-level', 'warn', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
