@@ -288,6 +288,28 @@ for (const backend of BACKENDS) {
       expect(await stores[0]!.countMailboxMessages(live.id)).toBe(7);
     });
 
+    test("a mailbox's message count follows what arrives, on every instance, asked again and again and at once", async () => {
+      const a = await account();
+      const mine = await stores[0]!.createMailbox({ accountId: a.id, address: 'count@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      const next = await stores[0]!.createMailbox({ accountId: a.id, address: 'next@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      const counts = async () => [await stores[0]!.countMailboxMessages(mine.id), await other().countMailboxMessages(mine.id), await stores[0]!.countMailboxMessages(next.id)];
+      expect(await counts()).toEqual([0, 0, 0]);
+      expect(await counts()).toEqual([0, 0, 0]);
+      await stores[0]!.insertMessage([{ mailboxId: mine.id, webhookIds: [] }], mail('a'), NOW);
+      expect(await counts()).toEqual([1, 1, 0]);
+      for (let i = 0; i < 3; i++) await other().insertMessage([{ mailboxId: mine.id, webhookIds: [] }, { mailboxId: next.id, webhookIds: [] }], mail(`b${i}`), NOW);
+      await stores[0]!.insertMessage([{ mailboxId: next.id, webhookIds: [] }], mail('c'), NOW);
+      expect(await counts()).toEqual([4, 4, 4]);
+      // Calls that overlap, with mail arriving between them, each answer a count that was true.
+      const sent = other().insertMessage([{ mailboxId: mine.id, webhookIds: [] }], mail('d'), NOW);
+      const during = await Promise.all([stores[0]!.countMailboxMessages(mine.id), stores[0]!.countMailboxMessages(mine.id), other().countMailboxMessages(mine.id)]);
+      for (const n of during) expect([4, 5]).toContain(n);
+      await sent;
+      expect(await counts()).toEqual([5, 5, 4]);
+      expect(await counts()).toEqual([5, 5, 4]);
+      expect(await stores[0]!.countMailboxMessages('mbx_none')).toBe(0);
+    });
+
     test('the start-up lock lets one caller in at a time', async () => {
       let inside = 0;
       let most = 0;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { newId } from '../ids.js';
+import { COUNT_AFTER, MailboxCounts } from './mailbox-counts.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import {
   accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow,
@@ -79,6 +80,7 @@ class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   /** Tells this instance's own commit announcements from the others'. */
   readonly #instance = randomUUID();
+  readonly #counts = new MailboxCounts();
   readonly #stopWatching = new Set<() => Promise<void>>();
   #closed = false;
 
@@ -429,7 +431,7 @@ class PostgresStore implements Store {
   }
 
   async countMailboxMessages(mailboxId: string) {
-    return num((await this.#row('SELECT COUNT(*) AS n FROM messages WHERE mailbox_id = $1', [mailboxId]))?.n);
+    return this.#counts.count(mailboxId, (after) => this.#row(COUNT_AFTER((n) => `$${n}`), [mailboxId, after]) as Promise<{ n: unknown; top: unknown } | undefined>);
   }
 
   async getMessage(accountId: string, mailboxId: string, messageId: string) {

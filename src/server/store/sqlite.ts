@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { newId } from '../ids.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
+import { COUNT_AFTER, MailboxCounts } from './mailbox-counts.js';
 import { IngestWriter } from './sqlite-ingest.js';
 import { configureConnection, LAST_SEQ, messageWriter, seqOfMessageId, type InsertJob, type InsertResult } from './sqlite-messages.js';
 import { WalSync } from './wal-sync.js';
@@ -133,6 +134,7 @@ export class SqliteStore implements Store {
    * mailbox again in any case, so a copy never goes to a mailbox that is gone.
    */
   readonly #recipients = new Map<string, RecipientMailbox>();
+  readonly #counts = new MailboxCounts();
 
   /** The event loop's utilization when last read, and whether it counts as busy. */
   #loop = { at: -Infinity, elu: performance.eventLoopUtilization(), busy: false };
@@ -478,7 +480,7 @@ export class SqliteStore implements Store {
   }
 
   async countMailboxMessages(mailboxId: string) {
-    return num(this.#get('SELECT COUNT(*) AS n FROM messages WHERE mailbox_id = ?', mailboxId)?.n);
+    return this.#counts.count(mailboxId, (after) => this.#get(COUNT_AFTER(() => '?'), mailboxId, after) as { n: unknown; top: unknown } | undefined);
   }
 
   /** A message's `columns` by its id: the seq in the id (or, for an id made before migration 7, in message_ids) finds the row. */

@@ -1,0 +1,43 @@
+// Owns the message count of a mailbox view (`total` of GET /api/emails/{mailbox}) for both
+// backends, so that it costs the messages new since the mailbox was last counted rather than
+// all of them (a COUNT over a 100,000-message mailbox took ~4 ms of every view here).
+//
+// It rests on two facts of the stores: a mailbox only gains messages while it lives (they are
+// deleted with it, after it expired), and positions become visible in order (SQLite's write
+// lock; Postgres's position lock held to the commit). So the messages at or below the highest
+// position once counted never change, and a count of those above it, added to the count
+// before, is the mailbox's count in that statement's snapshot.
+
+/** A mailbox's count up to and including position `top`. */
+interface Counted {
+  n: number;
+  top: number;
+}
+
+/** Most mailboxes whose counts are kept; beyond it, the counts start over. */
+const MAILBOXES_KEPT = 1_000;
+
+/** The query a store runs: the mailbox's messages after position `after`, and the highest of them (null if none). */
+export const COUNT_AFTER = (placeholder: (n: number) => string) =>
+  `SELECT COUNT(*) AS n, MAX(seq) AS top FROM messages WHERE mailbox_id = ${placeholder(1)} AND seq > ${placeholder(2)}`;
+
+/** Message counts per mailbox, each counted once and then only for what arrived since. */
+export class MailboxCounts {
+  readonly #known = new Map<string, Counted>();
+
+  /**
+   * The mailbox's message count. `countAfter(after)` answers the {@link COUNT_AFTER} row for
+   * the mailbox; calls for the same mailbox may overlap (each adds to what it started from).
+   */
+  async count(mailboxId: string, countAfter: (after: number) => Promise<{ n: unknown; top: unknown } | undefined> | { n: unknown; top: unknown } | undefined): Promise<number> {
+    const from = this.#known.get(mailboxId);
+    const row = await countAfter(from?.top ?? -1);
+    const counted: Counted = { n: (from?.n ?? 0) + Number(row?.n ?? 0), top: row?.top === null || row?.top === undefined ? (from?.top ?? -1) : Number(row.top) };
+    const now = this.#known.get(mailboxId);
+    if (!now || counted.top > now.top) {
+      if (!now && this.#known.size >= MAILBOXES_KEPT) this.#known.clear();
+      this.#known.set(mailboxId, counted);
+    }
+    return counted.n;
+  }
+}
