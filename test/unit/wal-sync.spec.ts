@@ -68,6 +68,28 @@ test('after a slow syncHere the next ones decline for a while, and sync() still 
   await wal.close();
 });
 
+test('one slow syncHere among quick ones keeps the next ones here; slow ones as a rule send them to the pool', async () => {
+  const file = logWithFrames();
+  let slow = 0;
+  // A sync that takes `slow` ms (it syncs nothing: the disk's own time is not part of the test).
+  const wal = new WalSync(file, 2, () => {
+    for (const end = performance.now() + slow; performance.now() < end;);
+  });
+  await wal.sync(); // opens the log
+  slow = 6;
+  expect(wal.syncHere()).toBe(true);
+  slow = 0;
+  for (let i = 0; i < 5; i++) expect(wal.syncHere(), `quick sync ${i} after one of 6 ms`).toBe(true);
+  slow = 6;
+  let here = 0;
+  while (wal.syncHere() && here < 10) here++;
+  expect(here).toBeGreaterThan(0); // a few slow ones pass...
+  expect(here).toBeLessThan(10); // ...until their average is over 2 ms: then the pool
+  expect(wal.syncHere()).toBe(false);
+  await wal.sync();
+  await wal.close();
+});
+
 test('syncSoon syncs in the next check phase, on the calling thread when it can, and close() waits for it', async () => {
   const file = logWithFrames();
   const wal = new WalSync(file);
