@@ -308,6 +308,11 @@ for (const backend of BACKENDS) {
       expect(await counts()).toEqual([5, 5, 4]);
       expect(await counts()).toEqual([5, 5, 4]);
       expect(await stores[0]!.countMailboxMessages('mbx_none')).toBe(0);
+      // The list of live mailboxes (web UI, CLI) counts the same, before and after more mail.
+      const listed = async () => (await other().listLiveMailboxes({ accountId: a.id, now: NOW })).map((m) => [m.address, m.messageCount]);
+      expect(await listed()).toEqual([['count@mailwright.test', 5], ['next@mailwright.test', 4]]);
+      await stores[0]!.insertMessage([{ mailboxId: next.id, webhookIds: [] }], mail('e'), NOW);
+      expect(await listed()).toEqual([['count@mailwright.test', 5], ['next@mailwright.test', 5]]);
     });
 
     test('the start-up lock lets one caller in at a time', async () => {
