@@ -5,7 +5,7 @@
 /**
  * Node flags the service runs with. `mailwright serve` starts itself again with them when Node
  * was started without them (`npx mailwright serve`, `node dist/cli.js serve`); `npm start` and
- * {@link mailwrightServer} pass them directly. V8 otherwise grows its young generation to 48 MB
+ * `mailwrightServer()` pass them directly. V8 otherwise grows its young generation to 48 MB
  * under a steady stream of mail, and its four helper threads each keep a malloc arena of their
  * own: with these the service stays ~10–25 MB nearer its idle size. Without
  * `--no-memory-reducer` V8 shrinks the heap of a service that went quiet, and the next burst of
