@@ -8,6 +8,8 @@
 // position once counted never change, and a count of those above it, added to the count
 // before, is the mailbox's count in that statement's snapshot.
 
+import { optNum, type Row } from './rows.js';
+
 /** A mailbox's count up to and including position `top`. */
 interface Counted {
   n: number;
@@ -17,9 +19,9 @@ interface Counted {
 /** Most mailboxes whose counts are kept; beyond it, the counts start over. */
 const MAILBOXES_KEPT = 1_000;
 
-/** The query a store runs: the mailbox's messages after position `after`, and the highest of them (null if none). */
-export const COUNT_AFTER = (placeholder: (n: number) => string) =>
-  `SELECT COUNT(*) AS n, MAX(seq) AS top FROM messages WHERE mailbox_id = ${placeholder(1)} AND seq > ${placeholder(2)}`;
+/** The query a store runs, with (mailbox id, `after`): the mailbox's messages after position `after`, and the highest of them (null if none). */
+const countAfterSql = (id: string, after: string) => `SELECT COUNT(*) AS n, MAX(seq) AS top FROM messages WHERE mailbox_id = ${id} AND seq > ${after}`;
+export const COUNT_AFTER = { sqlite: countAfterSql('?', '?'), postgres: countAfterSql('$1', '$2') } as const;
 
 /** Message counts per mailbox, each counted once and then only for what arrived since. */
 export class MailboxCounts {
@@ -29,10 +31,10 @@ export class MailboxCounts {
    * The mailbox's message count. `countAfter(after)` answers the {@link COUNT_AFTER} row for
    * the mailbox; calls for the same mailbox may overlap (each adds to what it started from).
    */
-  async count(mailboxId: string, countAfter: (after: number) => Promise<{ n: unknown; top: unknown } | undefined> | { n: unknown; top: unknown } | undefined): Promise<number> {
+  async count(mailboxId: string, countAfter: (after: number) => Promise<Row | undefined> | Row | undefined): Promise<number> {
     const from = this.#known.get(mailboxId);
     const row = await countAfter(from?.top ?? -1);
-    const counted: Counted = { n: (from?.n ?? 0) + Number(row?.n ?? 0), top: row?.top === null || row?.top === undefined ? (from?.top ?? -1) : Number(row.top) };
+    const counted: Counted = { n: (from?.n ?? 0) + Number(row?.n ?? 0), top: optNum(row?.top) ?? from?.top ?? -1 };
     const now = this.#known.get(mailboxId);
     if (!now || counted.top > now.top) {
       if (!now && this.#known.size >= MAILBOXES_KEPT) this.#known.clear();

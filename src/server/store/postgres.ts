@@ -431,7 +431,7 @@ class PostgresStore implements Store {
   }
 
   async countMailboxMessages(mailboxId: string) {
-    return this.#counts.count(mailboxId, (after) => this.#row(COUNT_AFTER((n) => `$${n}`), [mailboxId, after]) as Promise<{ n: unknown; top: unknown } | undefined>);
+    return this.#counts.count(mailboxId, (after) => this.#row(COUNT_AFTER.postgres, [mailboxId, after]));
   }
 
   async getMessage(accountId: string, mailboxId: string, messageId: string) {

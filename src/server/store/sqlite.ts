@@ -481,7 +481,7 @@ export class SqliteStore implements Store {
   }
 
   async countMailboxMessages(mailboxId: string) {
-    return this.#counts.count(mailboxId, (after) => this.#get(COUNT_AFTER(() => '?'), mailboxId, after) as { n: unknown; top: unknown } | undefined);
+    return this.#counts.count(mailboxId, (after) => this.#get(COUNT_AFTER.sqlite, mailboxId, after));
   }
 
   /** A message's `columns` by its id: the seq in the id (or, for an id made before migration 7, in message_ids) finds the row. */
