@@ -5,7 +5,9 @@
 // small SMTP client on a kept connection with the message already built, so the figure is the
 // catcher's time and not the app's MIME building (nodemailer adds ~1-2 ms of its own here).
 // Beside it: the fixed-interval polling loops other clients use, on mailwright's API and on
-// MailDev 3's REST API (`GET /api/email`), polled every 10 ms.
+// MailDev 3's REST API (`GET /api/email`), polled every 10 ms. The message is one line of
+// text/plain; the "text + HTML" rows send the 2 KB multipart/alternative most apps send
+// (nodemailer's `text` and `html`), whose body is read on the way to the test.
 import net from 'node:net';
 import { MailHub, resolveMailOptions } from '../dist/playwright/index.js';
 import { api, fmt, KEY, mailbox, median, quantile, startChild } from './harness.js';
@@ -13,6 +15,19 @@ import { api, fmt, KEY, mailbox, median, quantile, startChild } from './harness.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 /** Rounds of each strategy are interleaved in blocks of this many, so drift hits all alike. */
 const BLOCK = 10;
+
+/** A one-line text/plain body, and the text + HTML alternative nodemailer builds from `text` and `html` (2 KB). */
+const TEXT_BODY = 'Content-Type: text/plain; charset=utf-8\r\n\r\nYour code is 123456\r\n';
+const ALTERNATIVE_BODY = [
+  'Content-Type: multipart/alternative;', ' boundary="--_NmP-5f3c0e1b2a4d6789-Part_1"', '',
+  '----_NmP-5f3c0e1b2a4d6789-Part_1', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 7bit', '',
+  'Welcome!', '', 'Your code is 123456. Or verify: https://app.example.test/verify?token=Ous3P_LjFdjvBnv5RYlQwPZy', '',
+  '----_NmP-5f3c0e1b2a4d6789-Part_1', 'Content-Type: text/html; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable', '',
+  '<!DOCTYPE html><html><body style=3D"margin:0;font-family:Helvetica,Arial,sans-serif;">',
+  ...Array.from({ length: 24 }, () => '<p style=3D"color:#51545e;">Thanks for signing up. Please confirm this address.</p>'),
+  '<p>Your code is <b>123456</b>. Or <a href=3D"https://app.example.test/verify?token=3DOus3P_LjFdjvBnv5RYlQwPZy">verify</a>.</p></body></html>',
+  '----_NmP-5f3c0e1b2a4d6789-Part_1--', '',
+].join('\r\n');
 
 /** An SMTP client on one kept connection: send() times the transaction from MAIL FROM to 250. */
 async function smtpClient(port) {
@@ -36,8 +51,8 @@ async function smtpClient(port) {
   await command(null);
   await command('EHLO bench.test\r\n');
   return {
-    async send(to, subject) {
-      const body = `From: app@example.test\r\nTo: ${to}\r\nSubject: ${subject}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nYour code is 123456\r\n.\r\n`;
+    async send(to, subject, shape = 'text') {
+      const body = `From: app@example.test\r\nTo: ${to}\r\nSubject: ${subject}\r\nMIME-Version: 1.0\r\n${shape === 'text' ? TEXT_BODY : ALTERNATIVE_BODY}.\r\n`;
       await command('MAIL FROM:<app@example.test>\r\n');
       await command(`RCPT TO:<${to}>\r\n`);
       await command('DATA\r\n');
@@ -75,6 +90,8 @@ export async function arrival() {
   const strategies = [
     { name: 'webhook push (fixture)', start: viaFixture(hubs.webhook) },
     { name: 'long-poll (fixture)', start: viaFixture(hubs.poll) },
+    { name: 'webhook, text + HTML', start: viaFixture(hubs.webhook), shape: 'alternative' },
+    { name: 'long-poll, text + HTML', start: viaFixture(hubs.poll), shape: 'alternative' },
     { name: 'mailwright, poll 250 ms', start: viaInterval(250) },
     {
       name: 'MailDev, poll 10 ms', app: peerApp,
@@ -95,7 +112,7 @@ export async function arrival() {
         // The app sends a moment after the wait started, at a random phase of any polling loop.
         await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
         const sent = performance.now();
-        await (strategy.app ?? app).send(started.to, subject);
+        await (strategy.app ?? app).send(started.to, subject, strategy.shape);
         const acked = performance.now();
         const { calls, at } = await seen;
         if (block < 0) continue; // warm-up

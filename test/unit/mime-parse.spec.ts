@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { test, expect } from '@playwright/test';
-import { parseBody, parseBodyWhole, parseFallback, parseMessage, parseSummary, singleTextPart } from '../../src/server/mime/parse.js';
+import { alternativeTextParts, parseBody, parseBodyWhole, parseFallback, parseMessage, parseSummary, singleTextPart } from '../../src/server/mime/parse.js';
 
 test('the fallback body is sliced from the bytes: non-ASCII headers neither lose nor repeat body bytes', () => {
   const raw = Buffer.from('Subject: Grüße aus Köln — 東京\r\nFrom: Zoë <zoe@example.test>\r\n\r\nBody starts here: ñ and ends here.\r\n', 'utf8');
@@ -97,6 +97,87 @@ test('the single-part shortcut reads every sample and every generated single par
   expect(samples.filter(({ raw }) => singleTextPart(raw)).length).toBe(read);
   const sampleHits = readdirSync(dir).filter((f) => f.endsWith('.eml') && singleTextPart(readFileSync(dir + f))).length;
   expect(sampleHits).toBeGreaterThan(60);
+});
+
+test('the alternative shortcut reads every sample and every generated text + HTML alternative as the whole parse does', async () => {
+  const dir = 'fixtures/emails/';
+  const samples = readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ name: f, raw: readFileSync(dir + f) }));
+  // The multipart's own Content-Type: boundaries as nodemailer and others write them, and shapes the shortcut leaves to the parser.
+  const tops: Array<[string, string]> = [
+    ['multipart/alternative; boundary="b"', 'b'],
+    ['multipart/alternative;\r\n boundary="--_NmP-0123abcd-Part_1"', '--_NmP-0123abcd-Part_1'],
+    ['Multipart/Alternative; BOUNDARY=b1=_x?y/z', 'b1=_x?y/z'],
+    ['multipart/alternative ; boundary = "b.c:d"', 'b.c:d'],
+    ['multipart/alternative; boundary="b"; charset=utf-8', 'b'],
+    ['multipart/alternative; boundary="b c"', 'b c'],
+    ['multipart/alternative; boundary="b" (comment)', 'b'],
+    ['multipart/mixed; boundary="b"', 'b'],
+    ['multipart/alternative; boundary*=\'\'b', 'b'],
+  ];
+  const partHeads = [
+    (type: string) => `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n`,
+    (type: string) => `Content-Type: ${type}; charset="ISO-8859-1"\r\nContent-Transfer-Encoding: quoted-printable\r\n`,
+    (type: string) => `Content-Type: ${type}\r\nContent-Transfer-Encoding: base64\r\n`,
+    (type: string) => (type === 'text/plain' ? '' : `Content-Type: ${type}\r\n`),
+    (type: string) => `Content-Type: ${type}; format=flowed\r\n`,
+    (type: string) => `Content-Type: ${type}\r\nContent-Disposition: inline\r\n`,
+    (type: string) => `Content-Type: ${type};\r\n\tcharset=windows-1252\r\nContent-ID: <p@x>\r\n`,
+  ];
+  const bodies = [
+    'Your code is 123456\r\n', 'Gr\u00fc\u00dfe =C3=BC <b>&</b>\r\n', 'Z3LDvMOfZQ==\r\nYWJj\r\n', 'line=\r\nsoft break\r\n', '',
+    'a\nb\r\n\r\n', '--b-but-not-a-boundary\r\n--bx\r\n--b-x\r\n -- b\r\n', ' \t\r\r\n',
+  ];
+  // How the parts are laid out between the top-level header block and the end.
+  const layouts: Array<(d: string, parts: string[]) => string> = [
+    (d, [a, b]) => `\r\n${d}\r\n${a}\r\n${d}\r\n${b}\r\n${d}--\r\n`,
+    (d, [a, b]) => `\r\nThis is a multi-part message.\r\n${d}\r\n${a}\r\n${d}\t \r\n${b}\r\n${d}-- \r\nepilogue\r\n${d}\r\nignored\r\n`,
+    (d, [a, b]) => `\n${d}\n${a}\n${d}\n${b}\n${d}--`.replace(/\r\n/g, '\n'),
+    (d, [a, b]) => `\r\n${d}\r\n${a}\r\n${d}\r\n${b}\r\n`,
+    (d, [a, b]) => `\r\n${d}\r\n${a}\r\n${d}\r\n${b}\r\n${d}\r\n${a}\r\n${d}--\r\n`,
+    (d, [a]) => `\r\n${d}\r\n${a}\r\n${d}--\r\n`,
+    (d, [a, b]) => `\r\n${d}--\r\n${d}\r\n${a}\r\n${d}\r\n${b}\r\n${d}--\r\n`,
+    (d, [a, b]) => `\r\n${d}\r\n${a}\r\n${d}x\r\n${b}\r\n${d}--\r\n`,
+    (d, [a, b]) => `\r\n${d}\r\n${a}\r\n${d}\r\n${b}\r\n${d}\r\n`,
+  ];
+  const part = (head: string, body: string) => `${head}\r\n${body}`;
+  for (const [t, [top, boundary]] of tops.entries()) {
+    for (const [h, head] of partHeads.entries()) {
+      for (const [i, body] of bodies.entries()) {
+        for (const [l, layout] of layouts.entries()) {
+          const orders = [['text/plain', 'text/html'], ['text/html', 'text/plain'], ...(i % 4 === 0 ? [['text/plain', 'text/plain']] : [])];
+          for (const order of orders) {
+            // The HTML part takes the next body of the list, so the two parts differ.
+            const parts = order.map((type, k) => part(k === 1 ? partHeads[(h + 3) % partHeads.length]!(type) : head(type), bodies[(i + k) % bodies.length]!));
+            const headers = `From: App <app@example.test>\r\nTo: u@mailwright.test\r\nSubject: alternative ${t}/${h}/${i}/${l}\r\nMIME-Version: 1.0\r\nContent-Type: ${top}\r\n`;
+            const raw = Buffer.from(headers + layout(`--${boundary}`, parts), 'latin1');
+            const name = `${JSON.stringify(top)} head ${h} body ${i} layout ${l} ${order.join(',')}`;
+            samples.push({ name, raw });
+            // The plainest of them, as nodemailer writes them (either order, with a preamble, an epilogue or LF-only lines), take the shortcut.
+            if (t < 4 && h === 0 && i === 0 && l < 3 && order[0] !== order[1]) expect(alternativeTextParts(raw), name).not.toBeNull();
+          }
+        }
+      }
+    }
+  }
+  // A part without the blank line that ends its headers, a boundary line with other text after
+  // it, and part headers that take the message past postal-mime's header size limit (2 MB).
+  const pad = 'x'.repeat(1_100_000);
+  samples.push({ name: 'part headers past the limit', raw: Buffer.from(`X-Pad: ${pad}\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nX-Pad: ${pad}\r\n\r\nx\r\n--b\r\nContent-Type: text/html\r\n\r\n<p>x</p>\r\n--b--\r\n`) });
+  samples.push({ name: 'part of headers only', raw: Buffer.from('Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n--b\r\nContent-Type: text/html\r\n\r\n<p>x</p>\r\n--b--\r\n') });
+  samples.push({ name: 'boundary with trailing text', raw: Buffer.from('Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\n\r\nx\r\n--b y\r\n\r\n<p>x</p>\r\n--b--\r\n') });
+  let read = 0;
+  for (const { name, raw } of samples) {
+    const fast = alternativeTextParts(raw);
+    if (fast) read++;
+    const [body, whole] = [await parseBody(raw), await parseBodyWhole(raw)];
+    if (!isDeepStrictEqual(body, whole)) expect(body, name).toEqual(whole);
+    if (fast && !isDeepStrictEqual(fast, whole)) expect(fast, name).toEqual(whole);
+  }
+  // The shortcut is really taken: both orders, every encoding, with a preamble and an epilogue, LF-only lines.
+  expect(read).toBeGreaterThan(300);
+  expect(samples.length - read).toBeGreaterThan(2_000);
+  const sampleHits = readdirSync(dir).filter((f) => f.endsWith('.eml') && alternativeTextParts(readFileSync(dir + f))).length;
+  expect(sampleHits).toBeGreaterThan(0);
 });
 
 test('the body is read from the source: text, HTML, headers and attachment metadata', async () => {
