@@ -120,6 +120,10 @@ test('HTML mail is attached as a PNG rendered offline with scripts off; waits na
   expect(html.steps).toContainEqual(expect.stringMatching(new RegExp(`^received "Your sign-in code" ${clock} → code 483920$`)));
   expect(html.steps).toContainEqual(expect.stringMatching(new RegExp(`^received "Verify your email" ${clock}$`)));
   for (const step of html.steps.filter((s) => s.startsWith('received '))) expect(step.length).toBeLessThan(200);
+  // Each is reported inside its wait's step, the test's last wait too.
+  const received = html.stepPaths.filter((path) => path.split(' › ').at(-1)!.startsWith('received '));
+  expect(received).toHaveLength(3);
+  for (const path of received) expect(path.split(' › ').at(-2), path).toMatch(/^wait for (message|code|verification link) to /);
 
   const hostile = run.get('remote content is not fetched and scripts do not run');
   const shot = picture(hostile, 0);
