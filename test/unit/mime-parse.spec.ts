@@ -6,6 +6,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { test, expect } from '@playwright/test';
 import { alternativeTextParts, parseBody, parseBodyWhole, parseFallback, parseMessage, parseSummary, singleTextPart } from '../../src/server/mime/parse.js';
 
+/** The sample messages of fixtures/emails/, by file name. */
+function sampleEmails(): Array<{ name: string; raw: Buffer }> {
+  const dir = 'fixtures/emails/';
+  return readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ name: f, raw: readFileSync(dir + f) }));
+}
+
 test('the fallback body is sliced from the bytes: non-ASCII headers neither lose nor repeat body bytes', () => {
   const raw = Buffer.from('Subject: Grüße aus Köln — 東京\r\nFrom: Zoë <zoe@example.test>\r\n\r\nBody starts here: ñ and ends here.\r\n', 'utf8');
   const parsed = parseFallback(raw);
@@ -21,8 +27,7 @@ test('a source without a blank line is all headers and no body', () => {
 });
 
 test('the header-only summary equals the whole parse on every sample message and on awkward headers', async () => {
-  const dir = 'fixtures/emails/';
-  const samples = readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ name: f, raw: readFileSync(dir + f) }));
+  const samples = sampleEmails();
   const awkward: Array<[string, string]> = [
     ['folded, encoded, grouped', 'From: =?UTF-8?B?Wm/DqQ==?=\r\n <zoe@example.test>\r\nTo: team: a@example.test, "B, b" <b@example.test>;\r\nCc: c@example.test\r\nCc: d@example.test\r\nSubject: =?ISO-8859-1?Q?Gr=FC=DFe?=\r\n  from\tK\u00f6ln\r\n\r\nbody\r\n'],
     ['LF only, empty first From', 'From:\nFrom: second@example.test\nSubject: x\n\nbody'],
@@ -54,8 +59,7 @@ test('the header-only summary equals the whole parse on every sample message and
 });
 
 test('the single-part shortcut reads every sample and every generated single part as the whole parse does', async () => {
-  const dir = 'fixtures/emails/';
-  const samples = readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ name: f, raw: readFileSync(dir + f) }));
+  const samples = sampleEmails();
   const types = [
     null, 'text/plain', 'TEXT/HTML', 'text/plain; charset=utf-8', 'text/html; charset="UTF-8"', 'text/plain; charset=us-ascii',
     'text/plain; charset=iso-8859-1', 'text/plain ; charset = utf-8 ', 'text/plain; format=flowed', 'text/plain; charset=utf-16le',
@@ -95,13 +99,12 @@ test('the single-part shortcut reads every sample and every generated single par
   // The shortcut is really taken: every encoding and both types of the sample set, most of the variants.
   expect(read).toBeGreaterThan(1_000);
   expect(samples.filter(({ raw }) => singleTextPart(raw)).length).toBe(read);
-  const sampleHits = readdirSync(dir).filter((f) => f.endsWith('.eml') && singleTextPart(readFileSync(dir + f))).length;
+  const sampleHits = sampleEmails().filter(({ raw }) => singleTextPart(raw)).length;
   expect(sampleHits).toBeGreaterThan(60);
 });
 
 test('the alternative shortcut reads every sample and every generated text + HTML alternative as the whole parse does', async () => {
-  const dir = 'fixtures/emails/';
-  const samples = readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ name: f, raw: readFileSync(dir + f) }));
+  const samples = sampleEmails();
   // The multipart's own Content-Type: boundaries as nodemailer and others write them, and shapes the shortcut leaves to the parser.
   const tops: Array<[string, string]> = [
     ['multipart/alternative; boundary="b"', 'b'],
@@ -176,7 +179,7 @@ test('the alternative shortcut reads every sample and every generated text + HTM
   // The shortcut is really taken: both orders, every encoding, with a preamble and an epilogue, LF-only lines.
   expect(read).toBeGreaterThan(300);
   expect(samples.length - read).toBeGreaterThan(2_000);
-  const sampleHits = readdirSync(dir).filter((f) => f.endsWith('.eml') && alternativeTextParts(readFileSync(dir + f))).length;
+  const sampleHits = sampleEmails().filter(({ raw }) => alternativeTextParts(raw)).length;
   expect(sampleHits).toBeGreaterThan(0);
 });
 

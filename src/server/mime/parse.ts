@@ -133,6 +133,11 @@ function readHeaderBlock(raw: Buffer, from = 0, to = raw.length): HeaderBlock | 
   return { fields, bodyStart: Math.min(start, to), size };
 }
 
+/** The value of a block's first `key` field (lower-case), as postal-mime takes the first of repeated content headers. */
+function fieldOf(block: HeaderBlock, key: string): string | undefined {
+  return block.fields.find((h) => h.key === key)?.value;
+}
+
 /** The plainest address: `local@domain` of letters, digits and a few marks, nothing to unquote or decode. */
 const PLAIN_ADDRESS = '[A-Za-z0-9][A-Za-z0-9._+-]*@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?';
 const BARE_ADDRESS = new RegExp(`^${PLAIN_ADDRESS}$`);
@@ -157,9 +162,8 @@ export async function parseSummary(raw: Buffer): Promise<MessageSummary> {
   try {
     const block = readHeaderBlock(raw);
     if (!block) return parseFallback(raw);
-    const headers = block.fields;
-    const first = (key: string) => headers.find((h) => h.key === key)?.value || '';
-    const every = (key: string) => headers.filter((h) => h.key === key && h.value).flatMap((h) => addressesIn(h.value));
+    const first = (key: string) => fieldOf(block, key) || '';
+    const every = (key: string) => block.fields.filter((h) => h.key === key && h.value).flatMap((h) => addressesIn(h.value));
     const from = first('from');
     const subject = first('subject');
     return {
@@ -230,13 +234,12 @@ interface TextPart {
 
 /** The text part whose header block is `block` and whose body runs to `to`; null when it is not one the shortcuts read. */
 function textPartOf(raw: Buffer, block: HeaderBlock, to: number): TextPart | null {
-  const first = (key: string) => block.fields.find((h) => h.key === key)?.value;
-  if (first('content-disposition') !== undefined) return null;
-  const type = SINGLE_TEXT_TYPE.exec(first('content-type') ?? 'text/plain');
+  if (fieldOf(block, 'content-disposition') !== undefined) return null;
+  const type = SINGLE_TEXT_TYPE.exec(fieldOf(block, 'content-type') ?? 'text/plain');
   if (!type) return null;
   const decoder = charsetDecoders.get((type[2] ?? type[3] ?? 'utf-8').toLowerCase());
   if (!decoder) return null;
-  const encoding = (first('content-transfer-encoding') ?? '7bit').toLowerCase();
+  const encoding = (fieldOf(block, 'content-transfer-encoding') ?? '7bit').toLowerCase();
   const decode = encoding === 'quoted-printable' ? quotedPrintable : encoding === 'base64' ? base64 : /^(7bit|8bit|binary)$/.test(encoding) ? passThrough : null;
   if (!decode) return null;
   return { html: type[1]!.toLowerCase() === 'html', content: decoder.decode(decode(raw, block.bodyStart, to)) || null };
@@ -265,9 +268,8 @@ function boundaryLine(raw: Buffer, start: number, end: number, delimiter: Buffer
 }
 
 function alternativeFromBlock(raw: Buffer, block: HeaderBlock): MessageBody | null {
-  const first = (key: string) => block.fields.find((h) => h.key === key)?.value;
-  if (first('content-disposition') !== undefined) return null;
-  const type = ALTERNATIVE_TYPE.exec(first('content-type') ?? '');
+  if (fieldOf(block, 'content-disposition') !== undefined) return null;
+  const type = ALTERNATIVE_TYPE.exec(fieldOf(block, 'content-type') ?? '');
   if (!type) return null;
   const delimiter = Buffer.from(`--${type[1] ?? type[2]!}`, 'latin1');
   // Where each part starts and ends: from the line after a boundary line to the start of the next one.
@@ -275,12 +277,12 @@ function alternativeFromBlock(raw: Buffer, block: HeaderBlock): MessageBody | nu
   let open = -1;
   let closed = false;
   eachLine(raw, block.bodyStart, raw.length, (start, end, next) => {
-    if (closed) return;
     const kind = boundaryLine(raw, start, end, delimiter);
     if (!kind) return;
     if (open >= 0) parts.push([open, start]);
     open = kind === 'open' ? next : -1;
     closed = kind === 'closing';
+    return !closed; // what follows the closing boundary is not read
   });
   if (!closed || parts.length !== 2) return null;
   let headerSize = block.size;
@@ -309,16 +311,16 @@ export function alternativeTextParts(raw: Buffer): MessageBody | null {
 
 /**
  * Calls `line(start, end, next)` for each line of `raw[from, to)`: LF-terminated, `end` before
- * its trailing CRs and LF, `next` where the next line starts.
+ * its trailing CRs and LF, `next` where the next line starts. A `line` that answers false stops it.
  */
-function eachLine(raw: Buffer, from: number, to: number, line: (start: number, end: number, next: number) => void): void {
+function eachLine(raw: Buffer, from: number, to: number, line: (start: number, end: number, next: number) => boolean | void): void {
   let start = from;
   while (start < to) {
     let newline = raw.indexOf(10, start);
     if (newline === -1 || newline >= to) newline = to;
     let end = newline;
     while (end > start && raw[end - 1] === 13) end--;
-    line(start, end, newline + 1);
+    if (line(start, end, newline + 1) === false) return;
     start = newline + 1;
   }
 }
