@@ -35,7 +35,7 @@ export class WalSync {
   #fd: number | null = null;
   /** Syncs syncSoon() has promised and not ended (close() waits for them). */
   readonly #soon = new Set<Promise<void>>();
-  /** syncHere declines until then (performance.now()), after slow syncs. */
+  /** syncHere declines until then (on {@link now}'s clock), after slow syncs. */
   #hereAgainAt = -Infinity;
   /** Moving average of syncHere's times (ms), from the last time it declined. */
   #hereTypical = 0;
@@ -46,8 +46,14 @@ export class WalSync {
    * @param walPath the database's `-wal` file
    * @param slowMs when {@link syncHere}'s moving average of times passes this, the next ones decline for a while
    * @param syncFd syncs a descriptor on the calling thread (fdatasync; tests give a slower one)
+   * @param now the clock syncs are timed by, in ms (tests give one their slow sync moves on)
    */
-  constructor(private readonly walPath: string, private readonly slowMs = SLOW_SYNC_MS, private readonly syncFd: (fd: number) => void = fdatasyncSync) {}
+  constructor(
+    private readonly walPath: string,
+    private readonly slowMs = SLOW_SYNC_MS,
+    private readonly syncFd: (fd: number) => void = fdatasyncSync,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** Resolves once everything committed before the call is on disk. */
   sync(): Promise<void> {
@@ -97,11 +103,11 @@ export class WalSync {
    */
   syncHere(): boolean {
     if (this.#closed || this.#running || this.#queued || this.#fd === null) return false;
-    const started = performance.now();
+    const started = this.now();
     if (started < this.#hereAgainAt) return false;
     this.syncs++;
     this.syncFd(this.#fd);
-    const took = performance.now() - started;
+    const took = this.now() - started;
     // A disk that makes the calling thread wait long is synced on the thread pool for a while.
     // Judged by the average: a disk whose syncs take ~0.4 ms with one in a hundred over 2 ms
     // stays here (judged by each sync, it went to the pool for seconds after every such one,
