@@ -187,6 +187,28 @@ test.describe('HTTP API', () => {
     expect(answeredAt - acknowledgedAt).toBeLessThan(1_000);
   });
 
+  test('a long-poll woken by a message answers what reading the store answers, with and without bodies', async () => {
+    // The poll waits (its request reaches the service long before the SMTP conversation ends)
+    // and answers from the commit that woke it; the same page read afterwards comes from the store.
+    const box = (await svc.api('POST', '/api/emails/generate', { body: { expiryTime: HOUR } })).body;
+    const shapes = [
+      { subject: 'one line', text: 'Your code is 123456' },
+      { subject: 'text and html', text: 'Verify: https://app.example.test/v?t=1', html: '<p><a href="https://app.example.test/v?t=1">Verify</a> caf\u00e9</p>' },
+      { subject: 'names and copies', from: '"App Team" <team@example.test>', cc: ['Watcher <watch@example.test>', 'other@example.test'], text: 'x' },
+      { subject: 'with a file', text: 'see the file', attachments: [{ filename: 'notes.txt', content: 'hello' }] },
+    ];
+    for (const include of ['&include=body', '']) {
+      for (const shape of shapes) {
+        const { cursor } = (await svc.api('GET', `/api/emails?mailbox=${box.id}&limit=100`)).body;
+        const poll = svc.api('GET', `/api/emails?mailbox=${box.id}&after=${cursor}&wait=20${include}`);
+        await svc.send({ from: 'app@example.test', to: box.email, ...shape });
+        const woken = (await poll).body;
+        expect(woken.messages.map((m: any) => m.subject)).toEqual([shape.subject]);
+        expect(woken).toEqual((await svc.api('GET', `/api/emails?mailbox=${box.id}&after=${cursor}${include}`)).body);
+      }
+    }
+  });
+
   test('long-poll with nothing arriving returns an empty page with a usable cursor', async () => {
     const box = (await svc.api('POST', '/api/emails/generate', { body: { expiryTime: HOUR } })).body;
     const res = await svc.api('GET', `/api/emails?mailbox=${box.id}&wait=0.3`);

@@ -62,6 +62,26 @@ test('a lone message is committed on the event loop\'s thread; mail arriving tog
   }
 });
 
+test('a commit on the event loop\'s thread is reported in order unless the writer\'s thread holds messages; the writer\'s never are', async () => {
+  // Never busy: every message through the store is committed on the event loop's thread.
+  const { store, boxes: [box] } = await storeWithMailboxes(['a'], { ...INGEST_ROUTING, busyAbove: 1 });
+  try {
+    const told: Array<[string, boolean]> = [];
+    const tell = (copies: InsertedCopy[], inOrder: boolean) => void told.push([copies[0]!.message.subject, inOrder]);
+    const plan = [{ mailboxId: box!.id, webhookIds: [] }];
+    await store.insertMessage(plan, message('alone'), NOW, tell);
+    const writer = store.ingestWriter!;
+    await writer.whenReady();
+    const held = writer.insert({ copies: plan, message: message('on the writer'), now: NOW }, tell);
+    await store.insertMessage(plan, message('beside the writer'), NOW, tell);
+    await held;
+    await store.insertMessage(plan, message('after the writer'), NOW, tell);
+    expect(told).toEqual([['alone', true], ['beside the writer', false], ['on the writer', false], ['after the writer', true]]);
+  } finally {
+    await store.close();
+  }
+});
+
 test('mail arriving together on a loop that keeps up is committed on the event loop\'s thread; the writer is not even started', async () => {
   // Utilization never exceeds 1: the loop never counts as busy.
   const { store, boxes: [box] } = await storeWithMailboxes(['a'], { ...INGEST_ROUTING, busyAbove: 1 });

@@ -125,9 +125,9 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
           const body = plan.some((copy) => copy.webhookIds.length > 0) ? await parseBody(raw) : undefined;
           // Waiters and webhooks hear of the message once it is committed (the store's readers
           // see it from then on), while the log is synced; the sender's 250 waits for the sync.
-          const copies = await store.insertMessage(plan, { ...summary, raw }, now, (committed) => {
+          const copies = await store.insertMessage(plan, { ...summary, raw }, now, (committed, inOrder) => {
             try {
-              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries);
+              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries, false, { raw, inOrder });
             } catch (error) {
               log.error({ err: error }, 'a message.stored listener failed');
             }

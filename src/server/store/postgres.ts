@@ -22,6 +22,7 @@ import {
   type CopyPlan,
   type DeliveryRecord,
   type InsertedCopy,
+  type OnCommitted,
   type MailboxRecord,
   type Millis,
   type NewMessage,
@@ -353,7 +354,7 @@ class PostgresStore implements Store {
 
   // ---- messages
 
-  async insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
+  async insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted): Promise<InsertedCopy[]> {
     const fromJson = message.from ? JSON.stringify(message.from) : null;
     const toJson = JSON.stringify(message.to);
     const ccJson = JSON.stringify(message.cc);
@@ -402,7 +403,8 @@ class PostgresStore implements Store {
       }
       return inserted;
     });
-    onCommitted?.(committed);
+    // Other instances commit too, and their seqs are taken before they commit: never in order.
+    onCommitted?.(committed, false);
     return committed;
   }
 

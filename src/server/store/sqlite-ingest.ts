@@ -8,7 +8,7 @@
 // main connection are never blocked by it). sqlite-ingest-worker.ts is the thread's side.
 import { Worker } from 'node:worker_threads';
 import type { InsertJob, InsertResult } from './sqlite-messages.js';
-import type { InsertedCopy } from './store.js';
+import type { InsertedCopy, OnCommitted } from './store.js';
 
 /** What the writer's thread starts with. */
 export interface IngestWorkerData {
@@ -51,7 +51,7 @@ function workerScript(): URL {
 }
 
 interface Pending {
-  committed?: (inserted: InsertedCopy[]) => void;
+  committed?: OnCommitted | undefined;
   resolve: (copies: InsertedCopy[]) => void;
   reject: (error: Error) => void;
   result?: InsertResult;
@@ -101,7 +101,7 @@ export class IngestWriter {
    * Hands one message to the writer. `committed` is called once its transaction commits (while
    * the log syncs); the promise resolves once it is on disk, with the copies stored.
    */
-  insert(job: InsertJob, committed?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
+  insert(job: InsertJob, committed?: OnCommitted): Promise<InsertedCopy[]> {
     if (this.#closing) return Promise.reject(new Error('the store is closed'));
     // The source goes over in a buffer of its own, moved rather than cloned: the thread does
     // not allocate a copy, and the memory is given back where it was taken (RSS 5-10 MB lower
@@ -175,7 +175,8 @@ export class IngestWriter {
         if (!pending) return;
         const result = fromWire(message.results[i]!);
         pending.result = result;
-        if (!(result instanceof Error)) pending.committed?.(result);
+        // Reported after the commit, while the event loop may commit messages of its own meanwhile: never in order.
+        if (!(result instanceof Error)) pending.committed?.(result, false);
       });
       return;
     }

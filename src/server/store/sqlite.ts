@@ -26,6 +26,7 @@ import {
   type CopyPlan,
   type DeliveryRecord,
   type InsertedCopy,
+  type OnCommitted,
   type MailboxRecord,
   type Millis,
   type NewMessage,
@@ -426,7 +427,7 @@ export class SqliteStore implements Store {
   // The two write one after the other, never at once (this thread commits a message only when
   // the writer holds none), and SQLite's write lock orders the commits, so seq grows in commit
   // order either way.
-  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]> {
+  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted): Promise<InsertedCopy[]> {
     const write = this.#write;
     if (this.#closed || !write) return Promise.reject(new Error('the store is closed'));
     const job = { copies, message, now };
@@ -441,7 +442,8 @@ export class SqliteStore implements Store {
     const result = write([job])[0]!;
     if (result instanceof Error) return Promise.reject(result);
     this.ownCommits++;
-    onCommitted?.(result);
+    // In order unless the writer's thread holds messages: it may have committed some whose report is still on its way.
+    onCommitted?.(result, !writer || writer.idle);
     this.#ownInFlight++;
     // Mail arriving together shares syncs on the thread pool, and webhook POSTs go out while
     // the log syncs there; a message alone is synced on this thread once what its commit set

@@ -183,6 +183,16 @@ export interface InsertedCopy {
   deliveries: DeliveryRecord[];
 }
 
+/**
+ * What {@link Store.insertMessage} calls once its transaction has committed. `inOrder` is
+ * true when every message committed before these copies has already been reported to its own
+ * caller's `onCommitted`: a listener that has been told of none of those may then take the
+ * copies as all there is up to their seq (a woken long-poll answers with the copy it was
+ * told of, without reading the store again). False when the store cannot say, as when
+ * another thread or instance commits too and its reports may still be on their way.
+ */
+export type OnCommitted = (inserted: InsertedCopy[], inOrder: boolean) => void;
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
 
@@ -259,7 +269,7 @@ export interface Store {
    * told while the log is being synced; with a store whose commits are durable at once the two
    * coincide. It is not called when the transaction fails.
    */
-  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: (inserted: InsertedCopy[]) => void): Promise<InsertedCopy[]>;
+  insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted): Promise<InsertedCopy[]>;
   /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */
   listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }): Promise<StoredMessage[]>;
   /** The highest seq ever assigned (0 when none). */
