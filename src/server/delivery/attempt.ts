@@ -6,7 +6,7 @@ import { exchange } from '../../protocol/exchange.js';
 import { webhookHeaders } from '../../protocol/index.js';
 import type { ResolvedConfig, ServiceContext } from '../context.js';
 import type { AttemptRecord, DeliveryRecord, Millis, WebhookRecord } from '../store/store.js';
-import { checkWebhookUrl, guardedLookup, PrivateAddressError, privateWebhooksAllowed } from './ssrf.js';
+import { checkWebhookUrl, guardedLookup, PrivateAddressError, privateWebhooksAllowed, type WebhookUrlError } from './ssrf.js';
 
 /** The response body is read and thrown away; beyond this many bytes the connection is dropped. */
 const MAX_DISCARDED_BODY = 64 * 1024;
@@ -36,6 +36,30 @@ export async function createWebhookAgent(config: Pick<ResolvedConfig, 'allowPriv
 /** One attempt's result, before it is numbered. */
 type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
 
+/** A webhook URL as attempts use it: why it is refused, or where to send. */
+type UrlVerdict = { refused: WebhookUrlError } | { refused: null; origin: string; path: string };
+
+/** Verdicts by policy and URL: they never change, and each attempt asks (~0.1 ms after a pause, on the way to a waiting test). */
+const urlVerdicts = new Map<string, UrlVerdict>();
+/** Past this many URLs the verdicts are forgotten and made again. */
+const URL_VERDICTS_KEPT = 1_000;
+
+function verdictOf(url: string, allowPrivate: boolean): UrlVerdict {
+  const key = `${allowPrivate ? 'private' : 'public'} ${url}`;
+  let verdict = urlVerdicts.get(key);
+  if (!verdict) {
+    const refused = checkWebhookUrl(url, { allowPrivate });
+    if (refused) verdict = { refused };
+    else {
+      const target = new URL(url);
+      verdict = { refused: null, origin: target.origin, path: `${target.pathname}${target.search}` };
+    }
+    if (urlVerdicts.size >= URL_VERDICTS_KEPT) urlVerdicts.clear();
+    urlVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 /**
  * POSTs `delivery.payload` to the webhook with Standard Webhooks headers (webhook-id = the
  * delivery id, a fresh timestamp) and a total timeout of `config.webhookTimeoutMs` for
@@ -52,8 +76,8 @@ export async function postWebhook(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // Webhooks stored before a configuration change are checked again here.
-  const refused = checkWebhookUrl(webhook.url, { allowPrivate: privateWebhooksAllowed(config) });
-  if (refused) return { at, durationMs: 0, statusCode: null, error: refused.message, ok: false };
+  const verdict = verdictOf(webhook.url, privateWebhooksAllowed(config));
+  if (verdict.refused) return { at, durationMs: 0, statusCode: null, error: verdict.refused.message, ok: false };
 
   const timeoutMs = config.webhookTimeoutMs;
   const abort = new AbortController();
@@ -61,7 +85,6 @@ export async function postWebhook(
   const timer = setTimeout(() => abort.abort(TIMED_OUT), timeoutMs);
   timer.unref();
   try {
-    const target = new URL(webhook.url);
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'mailwright',
@@ -69,7 +92,7 @@ export async function postWebhook(
     };
     const { status: statusCode } = await exchange(
       agent,
-      { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body: delivery.payload },
+      { origin: verdict.origin, path: verdict.path, method: 'POST', headers, body: delivery.payload },
       { signal: abort.signal, discardBodyPast: MAX_DISCARDED_BODY },
     );
     const ok = statusCode >= 200 && statusCode < 300;
