@@ -100,6 +100,14 @@ function toResetSeconds(value: string | undefined, nowMs: number): number | null
   return Math.max(0, n);
 }
 
+/** Names of the headers that report a quota (any one of them is enough). */
+const QUOTA_HEADERS = ['ratelimit-policy', 'ratelimit', 'ratelimit-limit', 'x-ratelimit-limit', 'ratelimit-remaining', 'x-ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-reset'];
+
+/** Whether a response reports a quota at all (what {@link parseQuotaHeaders} reads, without reading it). */
+export function hasQuotaHeaders(headers: ResponseHeaders): boolean {
+  return QUOTA_HEADERS.some((name) => headers[name] !== undefined);
+}
+
 /**
  * Reads the quota from response headers, or `undefined` when the response carries
  * no quota headers at all.
@@ -116,20 +124,12 @@ function toResetSeconds(value: string | undefined, nowMs: number): number | null
  * ```
  */
 export function parseQuotaHeaders(headers: ResponseHeaders, nowMs = Date.now()): QuotaSnapshot | undefined {
+  if (!hasQuotaHeaders(headers)) return undefined;
   const policyHeader = header(headers, 'ratelimit-policy');
   const stateHeader = header(headers, 'ratelimit');
   const legacyLimit = header(headers, 'ratelimit-limit') ?? header(headers, 'x-ratelimit-limit');
   const legacyRemaining = header(headers, 'ratelimit-remaining') ?? header(headers, 'x-ratelimit-remaining');
   const legacyReset = header(headers, 'ratelimit-reset') ?? header(headers, 'x-ratelimit-reset');
-  if (
-    policyHeader === undefined &&
-    stateHeader === undefined &&
-    legacyLimit === undefined &&
-    legacyRemaining === undefined &&
-    legacyReset === undefined
-  ) {
-    return undefined;
-  }
 
   const policies = policyHeader === undefined ? [] : parseList(policyHeader);
   const states = stateHeader === undefined ? [] : parseList(stateHeader);

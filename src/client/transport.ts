@@ -15,7 +15,7 @@ import {
   type MailwrightClientOptions,
 } from './options.js';
 import { exchange } from '../protocol/exchange.js';
-import { parseQuotaHeaders, type QuotaSnapshot, type ResponseHeaders } from './quota-headers.js';
+import { hasQuotaHeaders, parseQuotaHeaders, type QuotaSnapshot, type ResponseHeaders } from './quota-headers.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** One call as the client describes it. */
@@ -131,7 +131,12 @@ export class Transport {
   readonly #ownsDispatcher: boolean;
   #closed = false;
   #closing: Promise<void> | undefined;
-  #quota: QuotaSnapshot | undefined;
+  /**
+   * The last response that reported a quota, read when the quota is asked for: reading it on
+   * every answer cost ~0.05 ms after a pause, on the way from a message's arrival to a waiting test.
+   */
+  #quotaReport: { headers: ResponseHeaders; at: number } | undefined;
+  #quotaRead: QuotaSnapshot | undefined;
 
   readonly #sleepFor: (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -161,7 +166,16 @@ export class Transport {
 
   /** The quota of the last response that reported one. */
   get quota(): QuotaSnapshot | undefined {
-    return this.#quota ? { ...this.#quota } : undefined;
+    const quota = this.#lastQuota();
+    return quota ? { ...quota } : undefined;
+  }
+
+  #lastQuota(): QuotaSnapshot | undefined {
+    if (this.#quotaReport) {
+      this.#quotaRead = parseQuotaHeaders(this.#quotaReport.headers, this.#quotaReport.at);
+      this.#quotaReport = undefined;
+    }
+    return this.#quotaRead;
   }
 
   /** Sends `request`, waiting out 429s as configured; resolves with a 2xx answer or throws. */
@@ -236,8 +250,7 @@ export class Transport {
         headersTimeout: timeout,
         bodyTimeout: timeout,
       }, { signal: request.signal });
-      const quota = parseQuotaHeaders(answer.headers);
-      if (quota) this.#quota = quota;
+      if (hasQuotaHeaders(answer.headers)) this.#quotaReport = { headers: answer.headers, at: Date.now() };
       return { ...answer, method, url };
     } catch (cause) {
       throw this.#networkError(request, url, timeout, cause);
@@ -291,7 +304,7 @@ export class Transport {
   #apiError(response: TransportResponse, retryAfter: number | undefined, note: string): MailwrightApiError {
     const { status, method, url } = response;
     const problem = readProblem(response.body);
-    const quota = status === 429 ? describeQuota(this.#quota) : '';
+    const quota = status === 429 ? describeQuota(this.#lastQuota()) : '';
     if (problem) {
       const { detail, field } = problem;
       const sentence = detail.replace(/[.\s]+$/, '');
