@@ -14,7 +14,7 @@ import {
   MAX_429_RETRIES,
   type MailwrightClientOptions,
 } from './options.js';
-import { exchange } from '../protocol/exchange.js';
+import { exchange } from './exchange.js';
 import { hasQuotaHeaders, parseQuotaHeaders, type QuotaSnapshot, type ResponseHeaders } from './quota-headers.js';
 import { parseRetryAfter } from './retry-after.js';
 

@@ -4,11 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { pino } from 'pino';
-import { Agent, request } from 'undici';
 import { generateWebhookSecret } from '../../src/protocol/index.js';
 import { FakeClock } from '../helpers/clock.js';
 import { testConfig } from '../helpers/service-context.js';
-import { createWebhookAgent, postWebhook } from '../../src/server/delivery/attempt.js';
+import { createWebhookClient, postWebhook } from '../../src/server/delivery/attempt.js';
+import { Http1Client } from '../../src/server/delivery/http1.js';
 import {
   PrivateAddressError,
   WebhookUrlError,
@@ -160,18 +160,18 @@ test.describe('guardedLookup (DNS rebinding)', () => {
     }
   });
 
-  test('an Agent for a public server will not connect to a name that resolves privately', async () => {
+  test('the webhook client of a public server will not connect to a name that resolves privately', async () => {
     const server = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const guarded = await createWebhookAgent({ host: '0.0.0.0', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
-    const open = await createWebhookAgent({ host: '127.0.0.1', allowPrivateWebhooks: false, webhookTimeoutMs: 2_000 });
+    const guarded = createWebhookClient({ host: '0.0.0.0', allowPrivateWebhooks: false });
+    const open = createWebhookClient({ host: '127.0.0.1', allowPrivateWebhooks: false });
+    const target = { protocol: 'http:', hostname: 'localhost', port, host: `localhost:${port}`, path: '/' } as const;
+    const post = (client: Http1Client) => client.post(target, {}, '{}', { signal: new AbortController().signal, maxBody: 1024 });
     try {
-      const refused = await request(`http://localhost:${port}/`, { dispatcher: guarded }).catch((e: unknown) => e);
+      const refused = await post(guarded).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(PrivateAddressError);
-      const allowed = await request(`http://localhost:${port}/`, { dispatcher: open });
-      expect(allowed.statusCode).toBe(200);
-      await allowed.body.dump();
+      expect(await post(open)).toBe(200);
     } finally {
       await guarded.close();
       await open.close();
@@ -182,13 +182,13 @@ test.describe('guardedLookup (DNS rebinding)', () => {
 
 test('a DNS-time refusal reaches API callers as "refused: private address"; where the name resolved goes to the server log only', async () => {
   // What guardedLookup does for a name that resolves into the internal network.
-  const agent = new Agent({ connect: { lookup: (hostname, _options, callback) => callback(new PrivateAddressError(hostname, '10.20.30.40', 'private network (RFC 1918)'), '', 4) } });
+  const client = new Http1Client({ keepAliveMs: 1_000, lookup: (hostname, _options, callback) => callback(new PrivateAddressError(hostname, '10.20.30.40', 'private network (RFC 1918)'), '', 4) });
   const logged: Array<Record<string, unknown>> = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
   try {
     const outcome = await postWebhook(
       { config: testConfig({ webhookTimeoutMs: 2_000, host: '0.0.0.0', allowPrivateWebhooks: false }), clock: new FakeClock(), log },
-      agent,
+      client,
       { id: 'wh_1', url: 'http://billing.internal.example/hook', secret: generateWebhookSecret() } as WebhookRecord,
       { id: 'dlv_1', payload: '{}' },
     );
@@ -196,7 +196,7 @@ test('a DNS-time refusal reaches API callers as "refused: private address"; wher
     expect(JSON.stringify(outcome)).not.toContain('10.20.30.40');
     expect(logged).toEqual([expect.objectContaining({ webhookId: 'wh_1', hostname: 'billing.internal.example', address: '10.20.30.40' })]);
   } finally {
-    await agent.close();
+    await client.close();
   }
 });
 

@@ -1,43 +1,31 @@
 // Owns one webhook attempt: the signed POST with a total timeout, its outcome in words, and
 // the retry policy that turns an outcome into the delivery's next state.
 import { performance } from 'node:perf_hooks';
-import type { Agent } from 'undici';
-import { exchange } from '../../protocol/exchange.js';
 import { webhookHeaders } from '../../protocol/index.js';
 import type { ResolvedConfig, ServiceContext } from '../context.js';
 import type { AttemptRecord, DeliveryRecord, Millis, WebhookRecord } from '../store/store.js';
+import { Http1Client, type Http1Target } from './http1.js';
 import { checkWebhookUrl, guardedLookup, PrivateAddressError, privateWebhooksAllowed, type WebhookUrlError } from './ssrf.js';
 
 /** The response body is read and thrown away; beyond this many bytes the connection is dropped. */
 const MAX_DISCARDED_BODY = 64 * 1024;
 
-let undici: Promise<typeof import('undici')> | null = null;
-/** undici, loaded with the first webhook call: a service that never makes one does not carry it (~20 MB). */
-const loadUndici = () => (undici ??= import('undici'));
+/** How long a connection to a webhook target is kept unused (receivers on Node close theirs after 5 s). */
+const KEEP_ALIVE_MS = 4_000;
 
 /**
- * The undici Agent webhook calls go through. Without private targets allowed its DNS
+ * The client webhook calls go through (http1.ts). Without private targets allowed its DNS
  * lookup refuses private addresses (see `guardedLookup`). Close it when done.
  */
-export async function createWebhookAgent(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host' | 'webhookTimeoutMs'>): Promise<Agent> {
-  const allowPrivate = privateWebhooksAllowed(config);
-  const { Agent } = await loadUndici();
-  return new Agent({
-    connect: {
-      timeout: config.webhookTimeoutMs,
-      ...(allowPrivate ? {} : { lookup: guardedLookup }),
-    },
-    headersTimeout: config.webhookTimeoutMs,
-    bodyTimeout: config.webhookTimeoutMs,
-    keepAliveTimeout: 4_000,
-  });
+export function createWebhookClient(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host'>): Http1Client {
+  return new Http1Client({ keepAliveMs: KEEP_ALIVE_MS, lookup: privateWebhooksAllowed(config) ? undefined : guardedLookup });
 }
 
 /** One attempt's result, before it is numbered. */
 type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
 
 /** A webhook URL as attempts use it: why it is refused, or where to send. */
-type UrlVerdict = { refused: WebhookUrlError } | { refused: null; origin: string; path: string };
+type UrlVerdict = { refused: WebhookUrlError } | { refused: null; target: Http1Target };
 
 /** Verdicts by policy and URL: they never change, and each attempt asks (~0.1 ms after a pause, on the way to a waiting test). */
 const urlVerdicts = new Map<string, UrlVerdict>();
@@ -51,8 +39,12 @@ function verdictOf(url: string, allowPrivate: boolean): UrlVerdict {
     const refused = checkWebhookUrl(url, { allowPrivate });
     if (refused) verdict = { refused };
     else {
-      const target = new URL(url);
-      verdict = { refused: null, origin: target.origin, path: `${target.pathname}${target.search}` };
+      const { protocol, hostname, port, host, pathname, search } = new URL(url);
+      const target: Http1Target = {
+        protocol: protocol as Http1Target['protocol'], hostname, host, path: `${pathname}${search}`,
+        port: port ? Number(port) : protocol === 'https:' ? 443 : 80,
+      };
+      verdict = { refused: null, target };
     }
     if (urlVerdicts.size >= URL_VERDICTS_KEPT) urlVerdicts.clear();
     urlVerdicts.set(key, verdict);
@@ -67,7 +59,7 @@ function verdictOf(url: string, allowPrivate: boolean): UrlVerdict {
  */
 export async function postWebhook(
   ctx: Pick<ServiceContext, 'config' | 'clock'> & Partial<Pick<ServiceContext, 'log'>>,
-  agent: Agent,
+  client: Http1Client,
   webhook: WebhookRecord,
   delivery: { id: string; payload: string },
 ): Promise<AttemptOutcome> {
@@ -81,7 +73,7 @@ export async function postWebhook(
 
   const timeoutMs = config.webhookTimeoutMs;
   const abort = new AbortController();
-  // Connect, answer and body together; the agent's own timeouts (the same length) end a connect that hangs.
+  // Connect, answer and body together.
   const timer = setTimeout(() => abort.abort(TIMED_OUT), timeoutMs);
   timer.unref();
   try {
@@ -90,11 +82,7 @@ export async function postWebhook(
       'user-agent': 'mailwright',
       ...webhookHeaders(webhook.secret, delivery.id, delivery.payload, clock.now()),
     };
-    const { status: statusCode } = await exchange(
-      agent,
-      { origin: verdict.origin, path: verdict.path, method: 'POST', headers, body: delivery.payload },
-      { signal: abort.signal, discardBodyPast: MAX_DISCARDED_BODY },
-    );
+    const statusCode = await client.post(verdict.target, headers, delivery.payload, { signal: abort.signal, maxBody: MAX_DISCARDED_BODY });
     const ok = statusCode >= 200 && statusCode < 300;
     return { at, durationMs: elapsed(), statusCode, error: ok ? null : `HTTP ${statusCode}`, ok };
   } catch (error) {
@@ -123,15 +111,12 @@ const ERROR_WORDS: Record<string, string> = {
   ECONNREFUSED: CONNECTION_REFUSED,
   ECONNRESET: 'connection reset',
   EPIPE: 'connection reset',
-  UND_ERR_SOCKET: 'connection closed by the receiver',
+  MW_ERR_HTTP_CLOSED: 'connection closed by the receiver',
   ENOTFOUND: 'host not found',
   EAI_AGAIN: 'DNS lookup failed (temporary)',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connect timeout',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'timeout waiting for response headers',
-  UND_ERR_BODY_TIMEOUT: 'timeout reading the response body',
   CERT_HAS_EXPIRED: 'TLS certificate expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate chain is self-signed',

@@ -2,12 +2,12 @@
 // configured schedule from the store (so retries survive a restart and several instances
 // share the work through leases), records every attempt in the delivery log, and stops
 // retrying a target that refused every connection for a whole schedule.
-import type { Agent } from 'undici';
+import type { Http1Client } from './http1.js';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { toMessageReceivedEvent } from '../dto.js';
 import type { DeliveryRecord, StoredMessage, WebhookRecord } from '../store/store.js';
-import { createWebhookAgent, nextState, postWebhook, wasRefused } from './attempt.js';
+import { createWebhookClient, nextState, postWebhook, wasRefused } from './attempt.js';
 
 /** The log line of a delivery not attempted, or not retried, because its target is taken for gone. */
 function targetGoneReason(since: number): string {
@@ -52,8 +52,8 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #concurrency: number;
   readonly #leaseMs: number;
   readonly #maxIdleMs: number;
-  /** Made with the first attempt (see createWebhookAgent). */
-  #agent: Promise<Agent> | null = null;
+  /** Made with the first attempt (see createWebhookClient). */
+  #client: Http1Client | null = null;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #onStored = (message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
     // Another instance's commit may owe deliveries too: look, so that if it dies before sending
@@ -113,7 +113,7 @@ export class WebhookDispatcher implements AsyncDisposable {
       this.#clearTimer();
       await this.#pumping;
       await Promise.allSettled([...this.#inFlight.values()]);
-      if (this.#agent) await this.#agent.then((agent) => agent.close()).catch(() => {});
+      await this.#client?.close();
       this.#notifyIdle();
     })();
     return this.#closed;
@@ -226,7 +226,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     const payload = await this.#payloadOf(delivery, message);
     if (payload === null) return this.#drop(delivery, `message ${delivery.messageId} is gone; delivery dropped`);
 
-    const outcome = await postWebhook(this.#ctx, await (this.#agent ??= createWebhookAgent(this.#ctx.config)), webhook, { id: delivery.id, payload });
+    const outcome = await postWebhook(this.#ctx, (this.#client ??= createWebhookClient(this.#ctx.config)), webhook, { id: delivery.id, payload });
     let next = nextState(config.webhookRetrySchedule, attempt, outcome, clock.now());
     const refused = wasRefused(outcome.error);
     // A target that refused every attempt of a whole retry schedule is taken for gone (a

@@ -207,7 +207,7 @@ export function assertWebhookUrlAllowed(url: string, policy: WebhookUrlPolicy): 
   if (error) throw error;
 }
 
-/** The error a guarded lookup fails with; undici passes it through as the request's error. */
+/** The error a guarded lookup fails with; the connection fails with it, and so does the webhook POST. */
 export class PrivateAddressError extends Error {
   override readonly name = 'PrivateAddressError';
   readonly code = 'MW_ERR_WEBHOOK_PRIVATE_ADDRESS';
@@ -217,7 +217,7 @@ export class PrivateAddressError extends Error {
 }
 
 /**
- * A `lookup` for `net.connect` (undici `Agent({ connect: { lookup } })`) that resolves
+ * A `lookup` for `net.connect` and `tls.connect` (the webhook client's connections) that resolves
  * like `dns.lookup` and fails with {@link PrivateAddressError} when any resolved address is
  * private, so a name cannot be re-pointed at a private address after the URL was checked
  * (DNS rebinding).

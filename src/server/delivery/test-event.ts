@@ -5,7 +5,7 @@ import type { WebhookTestResponse } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { toWebhookTestEvent } from '../dto.js';
 import type { WebhookRecord } from '../store/store.js';
-import { createWebhookAgent, postWebhook } from './attempt.js';
+import { createWebhookClient, postWebhook } from './attempt.js';
 
 /**
  * Sends a `webhook.test` event (`{ type, timestamp, data: { webhookId, nonce } }`) to the
@@ -30,9 +30,9 @@ export async function sendTestEvent(ctx: ServiceContext, webhook: WebhookRecord)
     nextAttemptAt: null,
     now,
   });
-  const agent = await createWebhookAgent(ctx.config);
+  const client = createWebhookClient(ctx.config);
   try {
-    const outcome = await postWebhook(ctx, agent, webhook, { id: delivery.id, payload: JSON.stringify(event) });
+    const outcome = await postWebhook(ctx, client, webhook, { id: delivery.id, payload: JSON.stringify(event) });
     await store.recordAttempt(delivery.id, { attempt: 1, ...outcome }, { status: outcome.ok ? 'delivered' : 'failed', nextAttemptAt: null });
     log.info(
       { deliveryId: delivery.id, webhookId: webhook.id, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error },
@@ -40,6 +40,6 @@ export async function sendTestEvent(ctx: ServiceContext, webhook: WebhookRecord)
     );
     return { delivered: outcome.ok, statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs), error: outcome.error };
   } finally {
-    await agent.close().catch(() => {});
+    await client.close();
   }
 }

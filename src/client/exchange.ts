@@ -1,9 +1,8 @@
 // Owns one HTTP exchange over an undici dispatcher as a promise: the client's calls to the
-// service and the service's webhook attempts. A dispatch with a handler of its own rather than
-// undici's request(): the request leaves sooner and the answer's bytes are taken as they come,
-// with no body stream and consumer (~0.1 ms each way on an idle process here, on the path from
-// SMTP to a waiting test). Imported from its own module (like check.ts), with types only from
-// undici: the service loads undici with its first webhook call.
+// service. A dispatch with a handler of its own rather than undici's request(): the request
+// leaves sooner and the answer's bytes are taken as they come, with no body stream and
+// consumer (~0.1 ms each way on an idle process here, on the path from SMTP to a waiting test).
+// (The service's webhook POSTs have a client of their own: src/server/delivery/http1.ts.)
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
@@ -17,24 +16,17 @@ export interface ExchangeAnswer {
 export interface ExchangeOptions {
   /** Ends the exchange with the signal's reason when it aborts, also while the request still waits for a connection. */
   signal?: AbortSignal | undefined;
-  /**
-   * Throw the body away as it comes instead of keeping it, reading at most this many bytes
-   * (past them the connection is dropped). The status is then the verdict: a body that breaks
-   * off after it does not fail the exchange.
-   */
-  discardBodyPast?: number;
 }
 
 const NO_BODY = Buffer.alloc(0);
 
 /** Sends one request through `dispatcher`; rejects with what undici reports or with the signal's reason. */
 export function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, options: ExchangeOptions = {}): Promise<ExchangeAnswer> {
-  const { signal, discardBodyPast } = options;
+  const { signal } = options;
   const reason = () => (signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
   return new Promise((resolve, reject) => {
     let answer: Omit<ExchangeAnswer, 'body'> | null = null;
     const chunks: Buffer[] = [];
-    let received = 0;
     let settled = false;
     let controller: Dispatcher.DispatchController | null = null;
     const settle = (done: () => void) => {
@@ -58,17 +50,15 @@ export function exchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOpt
       onResponseStart(_controller, status, headers) {
         answer = { status, headers };
       },
-      onResponseData(started, chunk) {
-        if (discardBodyPast === undefined) chunks.push(chunk);
-        else if ((received += chunk.length) > discardBodyPast) started.abort(new Error(`the answer's body passed ${discardBodyPast} bytes; not read further`));
+      onResponseData(_controller, chunk) {
+        chunks.push(chunk);
       },
       onResponseEnd() {
         const body = chunks.length === 0 ? NO_BODY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         settle(() => resolve({ status: answer?.status ?? 0, headers: answer?.headers ?? {}, body }));
       },
       onResponseError(_controller, error) {
-        const verdict = discardBodyPast !== undefined ? answer : null;
-        settle(() => (verdict ? resolve({ ...verdict, body: NO_BODY }) : reject(error)));
+        settle(() => reject(error));
       },
     };
     try {
