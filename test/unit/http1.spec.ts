@@ -187,6 +187,42 @@ test('an abort ends the POST with its reason; a kept connection unused for keepA
   }
 });
 
+test('blank lines before a status line are passed over; a coding other than chunked makes the body end with the connection', async () => {
+  await using server = await rawServer((socket, request, connection) => {
+    if (connection === 1 && request === 1) socket.write('\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+    else if (connection === 1) {
+      socket.write('HTTP/1.1 201 Created\r\ntransfer-encoding: gzip\r\ncontent-length: 2\r\n\r\nok');
+      setTimeout(() => socket.end('and more'), 20);
+    } else socket.write('HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n');
+  });
+  const client = new Http1Client({ keepAliveMs: 5_000 });
+  try {
+    expect(await post(client, target(server.port))).toBe(200);
+    expect(await post(client, target(server.port))).toBe(201);
+    expect(await post(client, target(server.port))).toBe(202);
+    expect(server.connections()).toBe(2);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a POST whose signal has aborted leaves the kept connection be; closing the client ends a POST under way with a reason of its own', async () => {
+  await using server = await rawServer((socket, request) => {
+    if (request <= 2) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+  });
+  const client = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(client, target(server.port))).toBe(200);
+  const reason = new Error('already over');
+  await expect(post(client, target(server.port), { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(server.connections()).toBe(1);
+  const pending = post(client, target(server.port)).catch((e: unknown) => e);
+  await new Promise((resolve) => setImmediate(resolve));
+  await client.close();
+  expect(await pending).toMatchObject({ code: 'MW_ERR_HTTP_CLIENT_CLOSED', message: 'the webhook client was closed before the answer came' });
+  expect(server.connections()).toBe(1);
+});
+
 test('https: the certificate is checked; a trusted one is used and kept', async () => {
   let dir: string;
   try {

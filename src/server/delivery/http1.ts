@@ -31,7 +31,7 @@ const MAX_HEADER_BYTES = 64 * 1024;
 
 /** How a connection or an answer failed, with a `code` the attempt's log puts into words. */
 export class Http1Error extends Error {
-  constructor(readonly code: 'MW_ERR_HTTP_CLOSED' | 'MW_ERR_HTTP_BAD_ANSWER', message: string) {
+  constructor(readonly code: 'MW_ERR_HTTP_CLOSED' | 'MW_ERR_HTTP_BAD_ANSWER' | 'MW_ERR_HTTP_CLIENT_CLOSED', message: string) {
     super(message);
     this.name = 'Http1Error';
   }
@@ -52,7 +52,8 @@ function readHead(block: string): Head | string {
   if (!status) return `the answer does not start with an HTTP/1.x status line (${JSON.stringify(lines[0]!.slice(0, 40))})`;
   let keepAlive = status[1] === '1';
   let length: number | null = null;
-  let chunked = false;
+  /** The transfer codings named, the last one first (null: none). */
+  let coding: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const colon = line.indexOf(':');
@@ -62,7 +63,7 @@ function readHead(block: string): Head | string {
     if (name === 'content-length') {
       if (!/^\d{1,15}$/.test(value) || (length !== null && length !== Number(value))) return `the answer's content-length ${JSON.stringify(value)} is not one number`;
       length = Number(value);
-    } else if (name === 'transfer-encoding') chunked = value.split(',').map((v) => v.trim()).at(-1) === 'chunked';
+    } else if (name === 'transfer-encoding') coding = value.split(',').map((v) => v.trim()).at(-1) ?? '';
     else if (name === 'connection') {
       const tokens = value.split(',').map((v) => v.trim());
       if (tokens.includes('close')) keepAlive = false;
@@ -71,7 +72,11 @@ function readHead(block: string): Head | string {
   }
   const code = Number(status[2]);
   const empty = code === 204 || code === 304 || (code >= 100 && code < 200);
-  return { status: code, keepAlive, body: empty ? 0 : chunked ? 'chunked' : length ?? 'close' };
+  if (empty) return { status: code, keepAlive, body: 0 };
+  if (coding === 'chunked') return { status: code, keepAlive, body: 'chunked' };
+  // A coding other than chunked last: the body ends with the connection, whatever its length says (RFC 9112 6.3).
+  if (coding !== null) return { status: code, keepAlive: false, body: 'close' };
+  return { status: code, keepAlive, body: length ?? 'close' };
 }
 
 /**
@@ -136,13 +141,16 @@ export class Http1Client {
    * then the verdict and the connection is not kept). Rejects with what the connection
    * reports (`code` ECONNREFUSED, ECONNRESET, a TLS code…), an {@link Http1Error}, or the
    * signal's reason. A kept connection that fails before any answer is tried again once on a
-   * new one (the receiver may have closed it meanwhile; webhook-id lets receivers drop repeats).
+   * new one (the receiver may have closed it meanwhile). The receiver may then get the POST
+   * twice, as it may from any retry of the delivery's schedule: deliveries are at least once,
+   * and webhook-id lets receivers drop repeats.
    */
   async post(target: Http1Target, headers: Record<string, string>, body: string, options: { signal: AbortSignal; maxBody: number }): Promise<number> {
     const key = `${target.protocol}//${target.host}`;
     let head = `POST ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n`;
     for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
     const request = `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    options.signal.throwIfAborted();
     const kept = this.#take(key);
     if (kept) {
       try {
@@ -175,7 +183,7 @@ export class Http1Client {
   }
 
   #connect(target: Http1Target): Socket {
-    if (this.#closed) throw new Http1Error('MW_ERR_HTTP_CLOSED', 'the webhook client is closed');
+    if (this.#closed) throw new Http1Error('MW_ERR_HTTP_CLIENT_CLOSED', 'the webhook client is closed');
     const host = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
     const lookup = this.options.lookup ? { lookup: this.options.lookup } : {};
     const socket = target.protocol === 'https:'
@@ -223,6 +231,10 @@ export class Http1Client {
           let bytes: Buffer = pending.length === 0 ? data : Buffer.concat([pending, data]);
           pending = Buffer.alloc(0);
           while (!head) {
+            // Blank lines before a status line are passed over (RFC 9112 2.2).
+            let start = 0;
+            while (bytes[start] === 13 || bytes[start] === 10) start++;
+            if (start > 0) bytes = bytes.subarray(start);
             const end = bytes.indexOf('\r\n\r\n');
             if (end < 0) {
               if (bytes.length > MAX_HEADER_BYTES) throw new Http1Error('MW_ERR_HTTP_BAD_ANSWER', "the answer's headers passed 64 KiB");
@@ -259,6 +271,7 @@ export class Http1Client {
       const onClose = () => {
         // A body that ends with the connection has ended.
         if (head?.body === 'close') return finish({ status: head.status, keep: false });
+        if (this.#closed) return finish({ error: new Http1Error('MW_ERR_HTTP_CLIENT_CLOSED', 'the webhook client was closed before the answer came') });
         const error = new Http1Error('MW_ERR_HTTP_CLOSED', received === 0 ? 'the receiver closed the connection without answering' : 'the receiver closed the connection before its answer ended');
         finish({ error: received === 0 ? new UnansweredError(error) : error });
       };
