@@ -74,17 +74,13 @@ test('a POST carries its headers, Host and body; the connection is kept for the 
       res.end('then the rest'); // chunked
     } else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'); // content-length
   });
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(server.sockets).toHaveLength(1);
-    expect(server.received[0]).toMatchObject({ method: 'POST', url: '/hook?x=1', body: '{"a":"é"}' });
-    expect(server.received[0]!.headers).toMatchObject({ host: `127.0.0.1:${server.port}`, 'content-type': 'application/json', 'webhook-id': 'evt_1', 'content-length': '10' });
-  } finally {
-    await client.close();
-  }
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(server.sockets).toHaveLength(1);
+  expect(server.received[0]).toMatchObject({ method: 'POST', url: '/hook?x=1', body: '{"a":"é"}' });
+  expect(server.received[0]!.headers).toMatchObject({ host: `127.0.0.1:${server.port}`, 'content-type': 'application/json', 'webhook-id': 'evt_1', 'content-length': '10' });
 });
 
 test('an answer that closes its connection, or whose body ends with it (HTTP/1.0), is read to its end and the next POST connects anew', async () => {
@@ -92,14 +88,10 @@ test('an answer that closes its connection, or whose body ends with it (HTTP/1.0
     if (connection === 1) socket.write('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n');
     else socket.end('HTTP/1.0 500 Oops\r\ncontent-type: text/plain\r\n\r\nsomething broke');
   });
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    expect(await post(client, target(server.port))).toBe(204);
-    expect(await post(client, target(server.port))).toBe(500);
-    expect(server.connections()).toBe(2);
-  } finally {
-    await client.close();
-  }
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(client, target(server.port))).toBe(204);
+  expect(await post(client, target(server.port))).toBe(500);
+  expect(server.connections()).toBe(2);
 });
 
 test('interim answers are passed over; a body longer than the limit is not read: its status is the verdict and the connection goes', async () => {
@@ -107,16 +99,12 @@ test('interim answers are passed over; a body longer than the limit is not read:
     if (request === 1) socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </a.css>\r\n\r\nHTTP/1.1 202 Accepted\r\ncontent-length: 2\r\n\r\nok');
     else socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${10 * MAX_BODY}\r\n\r\n${'x'.repeat(100)}`); // the rest never comes
   });
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    expect(await post(client, target(server.port))).toBe(202);
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(server.connections()).toBe(1);
-    expect(await post(client, target(server.port))).toBe(202);
-    expect(server.connections()).toBe(2);
-  } finally {
-    await client.close();
-  }
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(client, target(server.port))).toBe(202);
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(server.connections()).toBe(1);
+  expect(await post(client, target(server.port))).toBe(202);
+  expect(server.connections()).toBe(2);
 });
 
 test('what is not an HTTP/1.x answer, headers past 64 KiB and a connection closed mid-answer fail with a coded error', async () => {
@@ -127,20 +115,16 @@ test('what is not an HTTP/1.x answer, headers past 64 KiB and a connection close
     (socket: Socket) => socket.end(),
   ];
   await using server = await rawServer((socket, _request, connection) => answers[connection - 1]!(socket));
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    const errors = [];
-    for (let i = 0; i < answers.length; i++) errors.push(await post(client, target(server.port)).catch((e: unknown) => e));
-    expect(errors.map((e) => [(e as Http1Error).code, (e as Error).message])).toEqual([
-      ['MW_ERR_HTTP_BAD_ANSWER', 'the answer does not start with an HTTP/1.x status line ("SSH-2.0-OpenSSH")'],
-      ['MW_ERR_HTTP_BAD_ANSWER', "the answer's headers passed 64 KiB"],
-      ['MW_ERR_HTTP_CLOSED', 'the receiver closed the connection before its answer ended'],
-      ['MW_ERR_HTTP_CLOSED', 'the receiver closed the connection without answering'],
-    ]);
-    for (const error of errors) expect(error).toBeInstanceOf(Http1Error);
-  } finally {
-    await client.close();
-  }
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  const errors = [];
+  for (let i = 0; i < answers.length; i++) errors.push(await post(client, target(server.port)).catch((e: unknown) => e));
+  expect(errors.map((e) => [(e as Http1Error).code, (e as Error).message])).toEqual([
+    ['MW_ERR_HTTP_BAD_ANSWER', 'the answer does not start with an HTTP/1.x status line ("SSH-2.0-OpenSSH")'],
+    ['MW_ERR_HTTP_BAD_ANSWER', "the answer's headers passed 64 KiB"],
+    ['MW_ERR_HTTP_CLOSED', 'the receiver closed the connection before its answer ended'],
+    ['MW_ERR_HTTP_CLOSED', 'the receiver closed the connection without answering'],
+  ]);
+  for (const error of errors) expect(error).toBeInstanceOf(Http1Error);
 });
 
 test('a kept connection the receiver drops as the next POST arrives is replaced, once, by a new one', async () => {
@@ -148,14 +132,10 @@ test('a kept connection the receiver drops as the next POST arrives is replaced,
     if (request === 1) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
     else socket.destroy(); // as a receiver whose keep-alive ran out just then
   });
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(server.connections()).toBe(2);
-  } finally {
-    await client.close();
-  }
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(server.connections()).toBe(2);
 });
 
 test('an abort ends the POST with its reason; a kept connection unused for keepAliveMs is closed', async () => {
@@ -164,27 +144,22 @@ test('an abort ends the POST with its reason; a kept connection unused for keepA
     closed.push(new Promise((resolve) => socket.once('close', () => resolve())));
     if (connection === 1 && request === 1) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
   });
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  const quick = new Http1Client({ keepAliveMs: 50 });
-  try {
-    const controller = new AbortController();
-    expect(await post(client, target(server.port))).toBe(200);
-    const hanging = post(client, target(server.port), { signal: controller.signal });
-    const reason = new Error('time is up');
-    setTimeout(() => controller.abort(reason), 20);
-    await expect(hanging).rejects.toBe(reason);
-    await closed[1]; // the connection the abort ended
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  await using quick = new Http1Client({ keepAliveMs: 50 });
+  const controller = new AbortController();
+  expect(await post(client, target(server.port))).toBe(200);
+  const hanging = post(client, target(server.port), { signal: controller.signal });
+  const reason = new Error('time is up');
+  setTimeout(() => controller.abort(reason), 20);
+  await expect(hanging).rejects.toBe(reason);
+  await closed[1]; // the connection the abort ended
 
-    await using other = await rawServer((socket) => {
-      closed.push(new Promise((resolve) => socket.once('close', () => resolve())));
-      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
-    });
-    expect(await post(quick, target(other.port))).toBe(200);
-    await closed[2]; // closed by the client once unused for 50 ms
-  } finally {
-    await client.close();
-    await quick.close();
-  }
+  await using other = await rawServer((socket) => {
+    closed.push(new Promise((resolve) => socket.once('close', () => resolve())));
+    socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+  });
+  expect(await post(quick, target(other.port))).toBe(200);
+  await closed[2]; // closed by the client once unused for 50 ms
 });
 
 test('blank lines before a status line are passed over; a coding other than chunked makes the body end with the connection', async () => {
@@ -195,15 +170,11 @@ test('blank lines before a status line are passed over; a coding other than chun
       setTimeout(() => socket.end('and more'), 20);
     } else socket.write('HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n');
   });
-  const client = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    expect(await post(client, target(server.port))).toBe(200);
-    expect(await post(client, target(server.port))).toBe(201);
-    expect(await post(client, target(server.port))).toBe(202);
-    expect(server.connections()).toBe(2);
-  } finally {
-    await client.close();
-  }
+  await using client = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(client, target(server.port))).toBe(200);
+  expect(await post(client, target(server.port))).toBe(201);
+  expect(await post(client, target(server.port))).toBe(202);
+  expect(server.connections()).toBe(2);
 });
 
 test('a POST whose signal has aborted leaves the kept connection be; closing the client ends a POST under way with a reason of its own', async () => {
@@ -240,17 +211,13 @@ test('https: the certificate is checked; a trusted one is used and kept', async 
     req.resume().on('end', () => res.writeHead(201).end());
   });
   const port = await listen(server);
-  const trusting = new Http1Client({ keepAliveMs: 5_000, tls: { ca: cert } });
-  const plain = new Http1Client({ keepAliveMs: 5_000 });
-  try {
-    expect(await post(trusting, target(port, 'https:'))).toBe(201);
-    expect(await post(trusting, target(port, 'https:'))).toBe(201);
-    expect(sockets.size).toBe(1);
-    const refused = await post(plain, target(port, 'https:')).catch((e: unknown) => e);
-    expect((refused as { code?: string }).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
-  } finally {
-    await trusting.close();
-    await plain.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  // Disposed last, after the clients declared below it.
+  await using _server = { [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  await using trusting = new Http1Client({ keepAliveMs: 5_000, tls: { ca: cert } });
+  await using plain = new Http1Client({ keepAliveMs: 5_000 });
+  expect(await post(trusting, target(port, 'https:'))).toBe(201);
+  expect(await post(trusting, target(port, 'https:'))).toBe(201);
+  expect(sockets.size).toBe(1);
+  const refused = await post(plain, target(port, 'https:')).catch((e: unknown) => e);
+  expect((refused as { code?: string }).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
 });

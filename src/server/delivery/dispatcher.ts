@@ -52,8 +52,8 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #concurrency: number;
   readonly #leaseMs: number;
   readonly #maxIdleMs: number;
-  /** Made with the first attempt (see createWebhookClient). */
-  #client: Http1Client | null = null;
+  /** Where attempts go out (see createWebhookClient); it holds nothing until the first. */
+  readonly #client: Http1Client;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #onStored = (message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
     // Another instance's commit may owe deliveries too: look, so that if it dies before sending
@@ -80,6 +80,7 @@ export class WebhookDispatcher implements AsyncDisposable {
   constructor(ctx: ServiceContext, options: DispatcherOptions = {}) {
     this.#ctx = ctx;
     this.#log = ctx.log.child({ subsystem: 'delivery' });
+    this.#client = createWebhookClient(ctx.config);
     this.#concurrency = Math.max(1, options.concurrency ?? 16);
     this.#leaseMs = ctx.config.webhookTimeoutMs + (options.leaseMarginMs ?? 5_000);
     this.#maxIdleMs = options.maxIdleMs ?? 30_000;
@@ -113,7 +114,7 @@ export class WebhookDispatcher implements AsyncDisposable {
       this.#clearTimer();
       await this.#pumping;
       await Promise.allSettled([...this.#inFlight.values()]);
-      await this.#client?.close();
+      await this.#client.close();
       this.#notifyIdle();
     })();
     return this.#closed;
@@ -226,7 +227,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     const payload = await this.#payloadOf(delivery, message);
     if (payload === null) return this.#drop(delivery, `message ${delivery.messageId} is gone; delivery dropped`);
 
-    const outcome = await postWebhook(this.#ctx, (this.#client ??= createWebhookClient(this.#ctx.config)), webhook, { id: delivery.id, payload });
+    const outcome = await postWebhook(this.#ctx, this.#client, webhook, { id: delivery.id, payload });
     let next = nextState(config.webhookRetrySchedule, attempt, outcome, clock.now());
     const refused = wasRefused(outcome.error);
     // A target that refused every attempt of a whole retry schedule is taken for gone (a

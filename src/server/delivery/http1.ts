@@ -127,8 +127,8 @@ class ChunkedBody {
   }
 }
 
-/** HTTP/1.1 POSTs over kept connections (see the file comment). Close it when done. */
-export class Http1Client {
+/** HTTP/1.1 POSTs over kept connections (see the file comment). Close it when done; `await using` works. */
+export class Http1Client implements AsyncDisposable {
   readonly #idle = new Map<string, KeptSocket[]>();
   readonly #busy = new Set<Socket>();
   #closed = false;
@@ -172,6 +172,10 @@ export class Http1Client {
     for (const kept of this.#idle.values()) for (const { socket } of kept) socket.destroy();
     this.#idle.clear();
     for (const socket of this.#busy) socket.destroy();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   #take(key: string): Socket | undefined {
@@ -247,17 +251,16 @@ export class Http1Client {
             // An interim answer (100 Continue, 103 Early Hints) is followed by the real one.
             if (read.status >= 100 && read.status < 200) continue;
             head = read;
-            if (head.body === 'chunked') chunked = new ChunkedBody();
           }
-          if (chunked) {
-            const used = chunked.feed(bytes);
+          if (head.body === 'chunked') {
+            const used = (chunked ??= new ChunkedBody()).feed(bytes);
             if (used >= 0) return finish({ status: head.status, keep: head.keepAlive && used === bytes.length });
             if (chunked.seen > maxBody) return finish({ status: head.status, keep: false });
             return;
           }
           bodyBytes += bytes.length;
           const length = head.body;
-          if (length === 'close' || length === 'chunked') {
+          if (length === 'close') {
             if (bodyBytes > maxBody) finish({ status: head.status, keep: false });
             return;
           }

@@ -74,8 +74,13 @@ export function messageFromRow(r: Row): StoredMessage {
 }
 
 /** A message with its body, read from the stored source (a row of RAW_COLUMNS). */
-export async function messageWithBodyFromRow(r: Row): Promise<StoredMessage> {
-  return { ...messageFromRow(r), body: await parseBody(bytes(r.raw)) };
+export function messageWithBodyFromRow(r: Row): Promise<StoredMessage> {
+  return withBody(messageFromRow(r), bytes(r.raw));
+}
+
+/** `message` with its body: the one it has, or the one read from its source `raw`. */
+export async function withBody(message: StoredMessage, raw: Buffer): Promise<StoredMessage> {
+  return { ...message, body: message.body ?? await parseBody(raw) };
 }
 
 /** A BLOB/bytea column as a Buffer: both drivers already give one, so it is not copied. */
