@@ -82,6 +82,32 @@ test('a commit on the event loop\'s thread is reported in order unless the write
   }
 });
 
+test('a source that is the whole of its memory block is moved to the writer\'s thread, any other is copied there; both are stored as sent', async () => {
+  const { store, boxes: [box] } = await storeWithMailboxes(['a']);
+  try {
+    const writer = store.ingestWriter!;
+    await writer.whenReady();
+    const plan = [{ mailboxId: box!.id, webhookIds: [] }];
+    const sent = message('sent').raw;
+    const whole = Buffer.from(new Uint8Array(sent).buffer);
+    const slice = Buffer.from(sent.toString('latin1'), 'latin1');
+    expect(slice.buffer.byteLength).toBeGreaterThan(slice.length); // a slice of Node's shared pool
+    const [[moved], [copied]] = await Promise.all([
+      writer.insert({ copies: plan, message: { ...message('whole'), raw: whole }, now: NOW }),
+      writer.insert({ copies: plan, message: { ...message('slice'), raw: slice }, now: NOW }),
+    ]);
+    expect(whole.length).toBe(0);
+    expect(whole.buffer.byteLength).toBe(0);
+    expect(slice.equals(sent)).toBe(true);
+    for (const copy of [moved!, copied!]) {
+      expect((await store.getRawMessage(box!.accountId, box!.id, copy.message.id))!.equals(sent)).toBe(true);
+      expect(copy.message.size).toBe(sent.length);
+    }
+  } finally {
+    await store.close();
+  }
+});
+
 test('mail arriving together on a loop that keeps up is committed on the event loop\'s thread; the writer is not even started', async () => {
   // Utilization never exceeds 1: the loop never counts as busy.
   const { store, boxes: [box] } = await storeWithMailboxes(['a'], { ...INGEST_ROUTING, busyAbove: 1 });

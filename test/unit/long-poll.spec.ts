@@ -18,9 +18,9 @@ function waiter(bus: ServiceBus) {
 test('a copy committed in order wakes the wait with itself as the answer; one that does not match leaves it waiting', async () => {
   const bus = new ServiceBus();
   const wait = waiter(bus);
-  bus.emit('message.stored', message(1, 'mbx_other'), [], false, { raw, inOrder: true });
+  bus.emit('message.stored', message(1, 'mbx_other'), [], false, { raw });
   expect(bus.listenerCount('message.stored')).toBe(1);
-  bus.emit('message.stored', message(2), [], false, { raw, inOrder: true });
+  bus.emit('message.stored', message(2), [], false, { raw });
   expect(await wait.arrived).toBe(true);
   expect(wait.woke).toEqual({ message: message(2), raw });
   expect(bus.listenerCount('message.stored')).toBe(0);
@@ -28,7 +28,7 @@ test('a copy committed in order wakes the wait with itself as the answer; one th
 
 test('a copy whose earlier commits may still be on their way, another instance\'s, or a resync sends the poll to the store', async () => {
   for (const wake of [
-    (bus: ServiceBus) => bus.emit('message.stored', message(3), [], false, { raw, inOrder: false }),
+    (bus: ServiceBus) => bus.emit('message.stored', message(3), [], false), // committed by this instance, out of order
     (bus: ServiceBus) => bus.emit('message.stored', message(3), [], true),
     (bus: ServiceBus) => bus.emit('resync'),
   ]) {
@@ -45,7 +45,7 @@ test('a copy after the wait ended changes nothing', async () => {
   const controller = new AbortController();
   const wait = waitForStoredMessage(bus, () => true, 10_000, controller.signal);
   controller.abort();
-  bus.emit('message.stored', message(4), [], false, { raw, inOrder: true });
+  bus.emit('message.stored', message(4), [], false, { raw });
   expect(await wait.arrived).toBe(false);
   expect(wait.woke).toBeNull();
 });

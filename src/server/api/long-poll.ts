@@ -34,7 +34,7 @@ export function waitForStoredMessage(
   const onStored = (message: StoredMessage, _deliveries: unknown, _remote?: boolean, fresh?: FreshCopy) => {
     if (!matches(message)) return;
     // Messages before it that matched would have woken the wait first: none did, so it is the whole answer.
-    if (fresh?.inOrder) woke = { message, raw: fresh.raw };
+    if (fresh) woke = { message, raw: fresh.raw };
     finish(true);
   };
   const onAbort = () => finish(false);

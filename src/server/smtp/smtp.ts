@@ -37,6 +37,12 @@ interface StartedSmtp {
 /**
  * Reads the DATA stream into one buffer, stopping to keep at most `limit` + 1 bytes. Events,
  * not `for await`: the async iterator's machinery costs a lone message more than its bytes do.
+ * The buffer is a memory block of its own, not a slice of Node's shared pool (what
+ * Buffer.concat gives below 4 KiB): the store moves it to its writer's thread whole (see
+ * insertMessage). Kept on this thread while the message waited for its commit, the pool's
+ * 8 KiB blocks outlived young-generation collections under load and up to ~20 MB of them
+ * waited for a full one: the malloc heap ended 13-23 MB larger after 20,000 messages over 5
+ * sessions; moved, ~2 MB (RSS right after: 112-116 MB before, 106-110 since).
  */
 function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw: Buffer; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -46,7 +52,12 @@ function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw:
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
     });
-    stream.once('end', () => resolve({ raw: Buffer.concat(chunks), tooLarge: stream.sizeExceeded || size > limit }));
+    stream.once('end', () => {
+      const raw = Buffer.allocUnsafeSlow(Math.min(size, limit + 1));
+      let at = 0;
+      for (const chunk of chunks) at += chunk.copy(raw, at);
+      resolve({ raw: at === raw.length ? raw : raw.subarray(0, at), tooLarge: stream.sizeExceeded || size > limit });
+    });
     stream.once('error', reject);
   });
 }
@@ -127,13 +138,15 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
           // see it from then on), while the log is synced; the sender's 250 waits for the sync.
           const copies = await store.insertMessage(plan, { ...summary, raw }, now, (committed, inOrder) => {
             try {
-              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries, false, { raw, inOrder });
+              // Out of order, the source may be on the writer's thread already (see insertMessage).
+              const fresh = inOrder ? { raw } : undefined;
+              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries, false, fresh);
             } catch (error) {
               log.error({ err: error }, 'a message.stored listener failed');
             }
           });
           if (copies.length === 0) throw smtpError(550, 'every recipient mailbox expired before the message was stored');
-          log.debug({ messageIds: copies.map((c) => c.message.id), size: raw.length }, 'message stored');
+          log.debug({ messageIds: copies.map((c) => c.message.id), size: copies[0]!.message.size }, 'message stored');
           return copies;
         })
         .then((copies) => callback(null, `stored ${copies.map((c) => c.message.id).join(' ')}`))

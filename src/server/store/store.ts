@@ -268,6 +268,11 @@ export interface Store {
    * it has committed (readers of the store see the copies from then on), so listeners can be
    * told while the log is being synced; with a store whose commits are durable at once the two
    * coincide. It is not called when the transaction fails.
+   *
+   * The store may take `message.raw` over: a Buffer that is the whole of its ArrayBuffer (as
+   * SMTP's is) is moved, not copied, to a writer on another thread, and is empty here after
+   * the call. Read what is needed of it before; `onCommitted` with `inOrder` true is called
+   * only while it is whole (a message committed on this thread is never moved).
    */
   insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted): Promise<InsertedCopy[]>;
   /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */
