@@ -9,10 +9,10 @@ test.describe('missingServiceFlags', () => {
   });
 
   test('a flag set by hand wins with any value, spelling or negation, on the command line or in NODE_OPTIONS', () => {
-    expect(missingServiceFlags(['--max-semi-space-size=16'])).toEqual(['--v8-pool-size=2', '--no-memory-reducer']);
-    expect(missingServiceFlags(['--max_semi_space_size=16', '--memory-reducer'])).toEqual(['--v8-pool-size=2']);
-    expect(missingServiceFlags(['--no-memory_reducer'])).toEqual(['--max-semi-space-size=2', '--v8-pool-size=2']);
-    expect(missingServiceFlags([], '--v8-pool-size=8  --max-semi-space-size=4')).toEqual(['--no-memory-reducer']);
+    expect(missingServiceFlags(['--max-semi-space-size=16'])).toEqual(['--v8-pool-size=2', '--no-memory-reducer', '--heap-growing-percent=50']);
+    expect(missingServiceFlags(['--max_semi_space_size=16', '--memory-reducer', '--heap_growing_percent=20'])).toEqual(['--v8-pool-size=2']);
+    expect(missingServiceFlags(['--no-memory_reducer'])).toEqual(['--max-semi-space-size=2', '--v8-pool-size=2', '--heap-growing-percent=50']);
+    expect(missingServiceFlags([], '--v8-pool-size=8  --max-semi-space-size=4')).toEqual(['--no-memory-reducer', '--heap-growing-percent=50']);
   });
 
   test('a longer flag that begins with the same words is another flag', () => {
