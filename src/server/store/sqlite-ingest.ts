@@ -57,6 +57,9 @@ interface Pending {
   result?: InsertResult;
 }
 
+/** A copy of `raw` in an ArrayBuffer of its own. */
+const copyOf = (raw: Buffer): ArrayBuffer => new Uint8Array(raw).buffer;
+
 /** The ArrayBuffer `raw` spans the whole of (so it can be moved as it is), or null. */
 function wholeBlock(raw: Buffer): ArrayBuffer | null {
   const block = raw.buffer;
@@ -111,24 +114,27 @@ export class IngestWriter {
    */
   insert(job: InsertJob, committed?: OnCommitted): Promise<InsertedCopy[]> {
     if (this.#closing) return Promise.reject(new Error('the store is closed'));
-    // Moved rather than cloned: the thread allocates no copy, and nothing of the message is
-    // left on this thread's heap for its garbage collector to find (RSS 5-10 MB lower after a
-    // burst here than with a clone).
-    let own: ArrayBuffer;
-    try {
-      own = wholeBlock(job.message.raw) ?? new Uint8Array(job.message.raw).buffer;
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-    const moved: InsertJob = { ...job, message: { ...job.message, raw: Buffer.from(own) } };
     const worker = this.start();
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
+    // A throw (no memory for a copy) rejects the promise with nothing left pending.
     return new Promise((resolve, reject) => {
       const id = ++this.#next;
+      // Moved rather than cloned: the thread allocates no copy, and nothing of the message is
+      // left on this thread's heap for its garbage collector to find (RSS 5-10 MB lower after
+      // a burst here than with a clone).
+      const send = (block: ArrayBuffer) =>
+        worker.postMessage({ type: 'insert', id, job: { ...job, message: { ...job.message, raw: Buffer.from(block) } } } satisfies ToWriter, [block]);
+      const whole = wholeBlock(job.message.raw);
+      try {
+        send(whole ?? copyOf(job.message.raw));
+      } catch (error) {
+        // A block marked as not transferable cannot be moved (Node 21 and later throw; Node 20 clones it): a copy can.
+        if (!whole) throw error;
+        send(copyOf(job.message.raw));
+      }
       if (this.#pending.size === 0) worker.ref(); // a message under way keeps the process up
       this.#pending.set(id, { committed, resolve, reject });
-      worker.postMessage({ type: 'insert', id, job: moved } satisfies ToWriter, [own]);
     });
   }
 
