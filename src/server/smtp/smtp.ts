@@ -48,15 +48,18 @@ function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw:
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let kept = 0;
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
+      if (size > limit) return;
+      chunks.push(chunk);
+      kept = size;
     });
     stream.once('end', () => {
-      const raw = Buffer.allocUnsafeSlow(Math.min(size, limit + 1));
+      const raw = Buffer.allocUnsafeSlow(kept);
       let at = 0;
       for (const chunk of chunks) at += chunk.copy(raw, at);
-      resolve({ raw: at === raw.length ? raw : raw.subarray(0, at), tooLarge: stream.sizeExceeded || size > limit });
+      resolve({ raw, tooLarge: stream.sizeExceeded || size > limit });
     });
     stream.once('error', reject);
   });
