@@ -4,6 +4,7 @@ import { fontSizePx, isFilled, lengthToPx } from './css.js';
 import { BLOCK_TAGS, CELL_TAGS, hintNames, parentElement } from './html-document.js';
 import type { HtmlDocument } from './html-document.js';
 import { collapseSpace } from './text-utils.js';
+import { PROMINENCE_WEIGHTS as W } from './weights.js';
 
 /** How prominently a value is shown. */
 export interface Prominence {
@@ -56,50 +57,50 @@ function measure(doc: HtmlDocument, el: Element, text: string): Prominence {
       else if (style['font-family']) mono = MONO_FONT.test(style['font-family']);
     }
   }
-  if (size !== undefined && size >= 20) {
-    score += 3;
-    reasons.push(`large font (${Math.round(size)}px) (+3)`);
-  } else if (size !== undefined && size >= 17) {
-    score += 1;
-    reasons.push(`larger font (${Math.round(size)}px) (+1)`);
+  if (size !== undefined && size >= W.largeFontPx) {
+    score += W.largeFont;
+    reasons.push(`large font (${Math.round(size)}px) (+${W.largeFont})`);
+  } else if (size !== undefined && size >= W.largerFontPx) {
+    score += W.largerFont;
+    reasons.push(`larger font (${Math.round(size)}px) (+${W.largerFont})`);
   }
   if (bold) {
-    score += 2;
-    reasons.push('bold (+2)');
+    score += W.bold;
+    reasons.push(`bold (+${W.bold})`);
   }
-  if (spacing !== undefined && spacing >= 4) {
-    score += 3;
+  if (spacing !== undefined && spacing >= W.wideSpacingPx) {
+    score += W.wideSpacing;
     codeStyle = true;
-    reasons.push(`letter-spacing ${spacing}px (+3)`);
-  } else if (spacing !== undefined && spacing >= 2) {
-    score += 1;
-    reasons.push(`letter-spacing ${spacing}px (+1)`);
+    reasons.push(`letter-spacing ${spacing}px (+${W.wideSpacing})`);
+  } else if (spacing !== undefined && spacing >= W.spacingPx) {
+    score += W.spacing;
+    reasons.push(`letter-spacing ${spacing}px (+${W.spacing})`);
   }
   if (mono) {
-    score += 2;
+    score += W.monospace;
     codeStyle = true;
-    reasons.push('monospace (+2)');
+    reasons.push(`monospace (+${W.monospace})`);
   }
   const hinted = chain.slice(0, 4).find((node) => CODE_HINT.test(hintNames(node)));
   if (hinted) {
-    score += 2;
+    score += W.codeClass;
     codeStyle = true;
-    reasons.push(`class or id "${hintNames(hinted).trim()}" (+2)`);
+    reasons.push(`class or id "${hintNames(hinted).trim()}" (+${W.codeClass})`);
   }
   const block = chain.find((node) => BLOCK_TAGS.has(node.tagName.toLowerCase()) || CELL_TAGS.has(node.tagName.toLowerCase()));
   if (block && collapseSpace(doc.textOf(block)) === text) {
-    score += 1;
-    reasons.push('alone in its block (+1)');
+    score += W.alone;
+    reasons.push(`alone in its block (+${W.alone})`);
     const style = doc.styleOf(block);
     const boxed =
       isFilled(block.attribs.bgcolor) || isFilled(style['background-color']) || isFilled(style.background) ||
       (style.border !== undefined && !/^(none|0)/.test(style.border)) || style['border-radius'] !== undefined;
     if (boxed) {
-      score += 1;
-      reasons.push('in a box (+1)');
+      score += W.boxed;
+      reasons.push(`in a box (+${W.boxed})`);
     }
   }
-  return { score: Math.min(score, 10), reasons, codeStyle };
+  return { score: Math.min(score, W.max), reasons, codeStyle };
 }
 
 function keep(map: Map<string, Prominence>, value: string, p: Prominence): void {
@@ -127,8 +128,8 @@ export function prominentValues(doc: HtmlDocument): Map<string, Prominence> {
         if (own === chars.join('')) {
           const inner = measure(doc, children[0] as Element, chars[0] as string);
           keep(map, chars.join(''), {
-            score: Math.min(inner.score + 5, 10),
-            reasons: ['one character per box (+5)', ...inner.reasons.filter((r) => !r.startsWith('alone'))],
+            score: Math.min(inner.score + W.onePerBox, W.max),
+            reasons: [`one character per box (+${W.onePerBox})`, ...inner.reasons.filter((r) => !r.startsWith('alone'))],
             codeStyle: true,
           });
         }

@@ -5,6 +5,7 @@ import {
   ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS, MONTHS,
   NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
 } from './vocabulary.js';
+import { CODE_WEIGHTS as W } from './weights.js';
 
 /** Where a code was seen. */
 export type CodeSource = 'subject' | 'text' | 'html';
@@ -310,7 +311,7 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
 
   // --- origin-bound one-time codes (WebOTP format: "@example.com #123456")
   if (/@[a-z0-9.-]+\.[a-z]{2,}\s+#$/i.test(ctx.before)) {
-    return { ...base, score: 7, reasons: ['origin-bound code format "@domain #code" (+7)'], local: true, direct: true };
+    return { ...base, score: W.originBound, reasons: [`origin-bound code format "@domain #code" (+${W.originBound})`], local: true, direct: true };
   }
 
   // --- what sits right next to it
@@ -361,7 +362,7 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
     }
     const endsWithLabel = neg !== undefined && neg.end > (pos?.end ?? -1) && /^\s*[:：#№]?\s*$/.test(tail.slice(neg.end));
     if (pos && !endsWithLabel) {
-      previousPoints = alone || labelOnly ? (index === 0 ? 5 : 4) : 2;
+      previousPoints = alone || labelOnly ? (index === 0 ? W.previousLineLabel : W.previousLineLabelFar) : W.previousLineMention;
       previousWord = pos.word;
       break;
     }
@@ -387,29 +388,29 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   if (leftPos) {
     const between = nearLeft.slice(leftPos.end);
     if (DIRECT_BETWEEN.test(between)) {
-      points = 7;
+      points = W.labelled;
       direct = true;
-      reasons.push(`labelled "${leftPos.word.trim()}" (+7)`);
+      reasons.push(`labelled "${leftPos.word.trim()}" (+${points})`);
     } else {
-      points = between.length <= 30 ? 5 : 4;
+      points = between.length <= 30 ? W.codeWordNear : W.codeWordFar;
       reasons.push(`"${leftPos.word.trim()}" just before (+${points})`);
     }
   } else {
     // Further back on the line, labels before other numbers belong to those numbers: only code words count.
     const pos = lastHit(codeHits(ctx.before, booking).positive);
     if (pos) {
-      points = DIRECT_BETWEEN.test(nearLeft) && nearLeft.trim() !== '' ? 5 : 3;
+      points = DIRECT_BETWEEN.test(nearLeft) && nearLeft.trim() !== '' ? W.codeWordEarlierDirect : W.codeWordEarlier;
       reasons.push(`"${pos.word.trim()}" earlier in the sentence (+${points})`);
     }
   }
   if (rightPos && !(rightNeg && rightNeg.index < rightPos.index)) {
-    const p = rightPos.index <= 30 ? 5 : 3;
+    const p = rightPos.index <= 30 ? W.codeWordAfterNear : W.codeWordAfterFar;
     if (p > points) {
       reasons.push(`"${rightPos.word.trim()}" right after (+${p - points})`);
       points = p;
     } else {
-      points += 1;
-      reasons.push(`"${rightPos.word.trim()}" after it as well (+1)`);
+      points += W.codeWordBothSides;
+      reasons.push(`"${rightPos.word.trim()}" after it as well (+${W.codeWordBothSides})`);
     }
   }
   if (previousPoints > points) {
@@ -419,20 +420,20 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   if (alone && points === 0 && ctx.next) {
     const nextPos = codeHits(ctx.next.slice(0, 60), booking).positive[0];
     if (nextPos) {
-      points = 3;
-      reasons.push(`"${nextPos.word.trim()}" on the line after (+3)`);
+      points = W.nextLineLabel;
+      reasons.push(`"${nextPos.word.trim()}" on the line after (+${points})`);
     }
   }
   if (points === 0) {
     const verb = findWords(ENTER_WORDS, nearLeft).find((h) => /^[\s:："'“„«(]*$/.test(nearLeft.slice(h.end)));
     if (verb) {
-      points = 3;
-      reasons.push(`asks to "${verb.word}" it (+3)`);
+      points = W.enterVerb;
+      reasons.push(`asks to "${verb.word}" it (+${points})`);
       // "Use 5546 to confirm your email": the sentence says what the number is for.
       const purpose = [VERIFY_ACTION, LOGIN_ACTION, RESET_ACTION].map((words) => findWords(words, ctx.after.slice(0, 60))[0]).find(Boolean);
       if (purpose) {
-        points += 2;
-        reasons.push(`to "${purpose.word.trim()}" (+2)`);
+        points += W.enterPurpose;
+        reasons.push(`to "${purpose.word.trim()}" (+${W.enterPurpose})`);
       }
     }
   }
@@ -445,24 +446,24 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
     if (isAddressLine(ctx.line) || previousAddress) return reject('part of a postal address');
   }
   // Letters alone need a label: right before them, or a code word ending the line above a line of their own.
-  if (cluster.kind === 'letters' && !direct && !(alone && previousPoints === 5)) return reject('letters only, and not labelled as a code');
+  if (cluster.kind === 'letters' && !direct && !(alone && previousPoints === W.previousLineLabel)) return reject('letters only, and not labelled as a code');
 
   let score = points;
   if (alone) {
-    score += 2;
-    reasons.push('on a line of its own (+2)');
+    score += W.alone;
+    reasons.push(`on a line of its own (+${W.alone})`);
   }
   if (cluster.kind === 'digits' && value.length === 6) {
-    score += 1;
-    reasons.push('six digits (+1)');
+    score += W.sixDigits;
+    reasons.push(`six digits (+${W.sixDigits})`);
   }
   if (cluster.kind === 'spaced') {
-    score += 1;
-    reasons.push('characters spaced out one by one (+1)');
+    score += W.spacedOut;
+    reasons.push(`characters spaced out one by one (+${W.spacedOut})`);
   }
   if (cluster.kind === 'letters' || (/[a-z]/.test(value) && /[A-Z]/.test(value))) {
-    score -= 1;
-    reasons.push('mixed case or letters only (-1)');
+    score += W.lettersOrMixedCase;
+    reasons.push(`mixed case or letters only (${W.lettersOrMixedCase})`);
   }
   return { ...base, score, reasons, local, direct, alone };
 }

@@ -7,11 +7,10 @@ import { prepare } from './message.js';
 import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
 import { findWords } from './text-utils.js';
 import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary.js';
+import { CODE_WEIGHTS as W } from './weights.js';
 
-/** A code needs at least this score. */
-const CODE_THRESHOLD = 5;
-/** The runner-up must trail the best code by more than this, or the answer is ambiguous. */
-const CODE_MARGIN = 2;
+const CODE_THRESHOLD = W.threshold;
+const CODE_MARGIN = W.margin;
 
 function mentionsCode(text: string): boolean {
   const fake = findWords(FAKE_CODE_WORDS, text);
@@ -96,8 +95,8 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: Mail
   let score = best.score;
   const sources = [...new Set(accepted.map((o) => o.source))] as CodeSource[];
   if (sources.length > 1) {
-    score += 0.5;
-    reasons.push(`seen in ${sources.join(' and ')} (+0.5)`);
+    score += W.severalParts;
+    reasons.push(`seen in ${sources.join(' and ')} (+${W.severalParts})`);
   }
   if (prominence && prominence.score > 0) {
     score += prominence.score;
@@ -107,22 +106,22 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: Mail
   // The subject and the body show the same number: that is what the email is about.
   const digits = /^\d+$/.test(value);
   if (digits && sources.includes('subject') && sources.length > 1 && talksAboutCode) {
-    score += 5;
+    score += W.subjectRepeats;
     local = true;
-    reasons.push('the subject repeats it (+5)');
+    reasons.push(`the subject repeats it (+${W.subjectRepeats})`);
   } else if (digits && !local && mail.intent && accepted.some((o) => o.alone && o.source !== 'subject')) {
     // "Log in with this:\n\n3817": a number on a line of its own in an email that asks to sign in or verify.
-    score += 3;
+    score += W.aloneInIntentMail;
     local = true;
-    reasons.push('on a line of its own in an email whose subject asks to sign in or verify (+3)');
+    reasons.push(`on a line of its own in an email whose subject asks to sign in or verify (+${W.aloneInIntentMail})`);
   }
   if (!local && talksAboutCode) {
-    score += 1;
-    reasons.push('the email talks about a code (+1)');
+    score += W.mailTalksAboutCode;
+    reasons.push(`the email talks about a code (+${W.mailTalksAboutCode})`);
   }
   if (rejected.length > 0) {
-    score -= 3;
-    reasons.push(`elsewhere it is ${rejected[0]?.rejected ?? 'not a code'} (-3)`);
+    score += W.rejectedElsewhere;
+    reasons.push(`elsewhere it is ${rejected[0]?.rejected ?? 'not a code'} (${W.rejectedElsewhere})`);
   }
   const promScore = prominence?.score ?? 0;
   let why: string | undefined;
@@ -131,8 +130,8 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: Mail
     return { candidate: { value, score, reasons, sources, occurrences: accepted.length + rejected.length } };
   }
   if (score < CODE_THRESHOLD) why = `score ${score} below ${CODE_THRESHOLD}`;
-  else if (!local && !talksAboutCode && !(prominence?.codeStyle && promScore >= 5)) why = 'no code word anywhere and not styled like a code';
-  else if (!local && promScore < 3) why = 'no code word nearby and not shown prominently';
+  else if (!local && !talksAboutCode && !(prominence?.codeStyle && promScore >= W.styledWithoutWords)) why = 'no code word anywhere and not styled like a code';
+  else if (!local && promScore < W.prominentWithoutWords) why = 'no code word nearby and not shown prominently';
   if (why) return { rejected: { value, score, reasons: [...reasons, why] } };
   return { candidate: { value, score, reasons, sources, occurrences: accepted.length + rejected.length } };
 }

@@ -7,10 +7,11 @@ import type { PreparedMessage } from './message.js';
 import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
+import { LINK_WEIGHTS as W } from './weights.js';
 import { LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
 
 /** A link's score needs to reach this to be a candidate at all. */
-export const LINK_THRESHOLD = 6;
+export const LINK_THRESHOLD = W.threshold;
 
 /** Kinds that are never the verification link. */
 const NEVER: ReadonlySet<LinkKind> = new Set([
@@ -76,9 +77,9 @@ function urlActionOf(words: string[]): { action: Action; word: string } | undefi
   return undefined;
 }
 
-const TEXT_POINTS: Record<Action, number> = { verify: 6, reset: 6, login: 4 };
-const CONTEXT_POINTS: Record<Action, number> = { verify: 3, reset: 3, login: 2 };
-const URL_POINTS: Record<Action, number> = { verify: 4, reset: 4, login: 2 };
+const TEXT_POINTS: Record<Action, number> = { verify: W.textVerify, reset: W.textReset, login: W.textLogin };
+const CONTEXT_POINTS: Record<Action, number> = { verify: W.contextVerify, reset: W.contextReset, login: W.contextLogin };
+const URL_POINTS: Record<Action, number> = { verify: W.urlVerify, reset: W.urlReset, login: W.urlLogin };
 
 /** Query or fragment parameters that only steer navigation: they carry nothing one-time. */
 const NAVIGATION_PARAM = /^(next|redirect|redirect_?(to|uri|url)|return|return_?(to|url)|returnto|continue|back|lang|locale|hl|from|source|src|ref|view|tab|page|mode)$/i;
@@ -142,14 +143,14 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
     const label = i < texts.length ? textLabel : 'the rest of its sentence';
     const negative = firstWord(NEGATIVE_ACTION, text);
     if (negative) {
-      reasons.push(`${label} "${clip(text)}" says "${negative}" (-10)`);
-      score -= 10;
+      reasons.push(`${label} "${clip(text)}" says "${negative}" (${W.negativeText})`);
+      score += W.negativeText;
       plausible = false;
       break;
     }
     // A question ("Confirm the rumour?") is a headline, not a call to action.
     const found = /[?？]\s*$/.test(text) ? undefined : actionOf(text);
-    const points = found ? (raw.bare ? TEXT_POINTS[found.action] - 1 : TEXT_POINTS[found.action]) : 0;
+    const points = found ? (raw.bare ? TEXT_POINTS[found.action] - W.bareTextDiscount : TEXT_POINTS[found.action]) : 0;
     if (found && points > best) {
       best = points;
       textAction = found.action;
@@ -158,17 +159,17 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   }
   score += best;
   if (!textAction && texts.some((t) => hasWord(WEAK_ACTION, t))) {
-    score += 1;
-    reasons.push('anchor text is a generic call to action (+1)');
+    score += W.genericCallToAction;
+    reasons.push(`anchor text is a generic call to action (+${W.genericCallToAction})`);
   }
 
   // What the words around it say.
   // Its sentence, or the block right before a lone button ("If this wasn't you, reset your password." [Reset]).
   const notMe = raw.contexts.map((c) => firstWord(NOT_ME_CONTEXT, c.text)).find(Boolean);
   if (notMe) {
-    score -= 10;
+    score += W.notMeOffer;
     plausible = false;
-    reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (-10)`);
+    reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (${W.notMeOffer})`);
   }
   let contextAction: Action | undefined;
   const generic = texts.length === 0 || texts.every(isGeneric) || (raw.bare && textAction !== undefined);
@@ -194,33 +195,33 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   }
   const negativeUrl = evidence.words.find((w) => URL_NEGATIVE.test(w));
   if (negativeUrl) {
-    score -= 8;
+    score += W.negativeUrl;
     plausible = false;
-    reasons.push(`URL says "${negativeUrl}" (-8)`);
+    reasons.push(`URL says "${negativeUrl}" (${W.negativeUrl})`);
   }
   if (evidence.wrapper.tracked) {
     reasons.push(evidence.wrapper.target ? `${evidence.wrapper.reason ?? 'tracked link'}; destination ${clip(evidence.wrapper.target, 80)}` : `${evidence.wrapper.reason ?? 'tracked link'}; destination hidden`);
   }
   const opaque = evidence.wrapper.tracked && !evidence.wrapper.target;
   if (evidence.token) {
-    score += 3;
-    reasons.push(`${evidence.token} (+3)`);
+    score += W.token;
+    reasons.push(`${evidence.token} (+${W.token})`);
   } else if (opaque && shown?.token) {
-    score += 3;
-    reasons.push(`the URL shown as anchor text carries a token: ${shown.token} (+3)`);
+    score += W.token;
+    reasons.push(`the URL shown as anchor text carries a token: ${shown.token} (+${W.token})`);
   } else if (opaque) {
-    score += 1;
-    reasons.push('destination hidden by the tracker, a token may be inside (+1)');
+    score += W.hiddenDestination;
+    reasons.push(`destination hidden by the tracker, a token may be inside (+${W.hiddenDestination})`);
   }
   if (raw.button) {
-    score += 2;
-    reasons.push(`styled as a button: ${raw.buttonReason ?? 'button'} (+2)`);
+    score += W.button;
+    reasons.push(`styled as a button: ${raw.buttonReason ?? 'button'} (+${W.button})`);
   }
 
   if (!textAction && !generic) {
-    score -= 4;
+    score += W.namesSomethingElse;
     plausible = false;
-    reasons.push(raw.bare ? 'the words before the URL name something else (-4)' : 'the anchor text names something else (-4)');
+    reasons.push(`${raw.bare ? 'the words before the URL name' : 'the anchor text names'} something else (${W.namesSomethingElse})`);
   }
   if (!evidence.token && !opaque && DATED_PATH.test(evidence.wrapper.target ?? evidence.url.pathname)) {
     plausible = false;

@@ -5,6 +5,7 @@ import type { ScoredLink } from './link-score.js';
 import { toExtractedLink } from './link-score.js';
 import { prepare } from './message.js';
 import type { PreparedMessage } from './message.js';
+import { LINK_WEIGHTS } from './weights.js';
 import type { Candidate, Explanation, ExtractInput, LinkCandidate } from './types.js';
 
 /** Identity of a destination: scheme-less, host lower-cased, no trailing slash, analytics parameters dropped. */
@@ -156,7 +157,7 @@ export function chooseLink(message: PreparedMessage, hints?: LinkHints): LinkCho
       ? `no link says verify, confirm, reset or sign in with enough evidence, and ${groups.length} links are equally plausible`
       : 'no link says verify, confirm, reset or sign in with enough evidence');
   }
-  const margin = Math.max(3, best.score * 0.25);
+  const margin = Math.max(LINK_WEIGHTS.rivalMarginMin, best.score * LINK_WEIGHTS.rivalMarginShare);
   const rival = ranked.slice(1).find((l) => l.score >= best.score - margin && !sameDestination(best, l));
   if (rival) return none(`ambiguous: ${rival.raw.url} (score ${rival.score}) is too close to ${best.raw.url} (score ${best.score})`);
   return {
