@@ -198,8 +198,10 @@ function clusters(masked: string): { found: Cluster[]; rejected: Rejection[] } {
       return;
     }
     const joined = run.map((t) => t.text).join('');
-    // "HXK-TQW": groups of capital letters, as some services print their codes. Accepted only when labelled.
-    if (run.length <= 3 && run.every((t) => /^[A-Z]{3,4}$/.test(t.text)) && joined.length <= 10) {
+    // "HXK-TQW", "wqtxh-bmrls": two or three groups of letters in one case, as some services print their
+    // codes (letters-only codes in dashed groups). Accepted only when labelled.
+    const oneCase = run.every((t) => /^[A-Z]{3,5}$/.test(t.text)) || run.every((t) => /^[a-z]{3,5}$/.test(t.text));
+    if (run.length <= 3 && oneCase && joined.length <= 12) {
       found.push(make(run, 'letters', joined));
       return;
     }

@@ -4,6 +4,7 @@ import type { Prominence } from './code-prominence.js';
 import { mask, scanForCodes } from './code-scan.js';
 import type { CodeOccurrence, CodeSource } from './code-scan.js';
 import { prepare } from './message.js';
+import type { PreparedMessage } from './message.js';
 import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
 import { findWords } from './text-utils.js';
 import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary.js';
@@ -141,9 +142,13 @@ function judgeValue(tally: Tally, prominence: Prominence | undefined, mail: Mail
  * were thrown out (dates, prices, phone and order numbers, …) and the verdict.
  */
 export function explainCode(msg: ExtractInput, hints?: CodeHints): Explanation<CodeCandidate> {
+  return chooseCode(prepare(msg), hints);
+}
+
+/** Chooses the code of a prepared message: the one rule behind the find and explain forms, and what link choice asks. */
+export function chooseCode(message: PreparedMessage, hints?: CodeHints): Explanation<CodeCandidate> {
   const checked = checkCodeHints(hints, 'code hints');
   const hinted = checked.digits !== undefined || checked.pattern !== undefined;
-  const message = prepare(msg);
   const texts = [message.subject, message.text, message.html?.text ?? ''];
   const booking = texts.some((t) => findWords(BOOKING_WORDS, t).length > 0);
   const occurrences = [

@@ -8,7 +8,7 @@ import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
 import { LINK_WEIGHTS as W } from './weights.js';
-import { LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
+import { DISCLAIMER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
 
 /** A link's score needs to reach this to be a candidate at all. */
 export const LINK_THRESHOLD = W.threshold;
@@ -46,6 +46,25 @@ export interface ScoredLink {
 
 /** Phrases that use a reset or sign-in word for something else ("View recovery codes"). */
 const NOT_AN_ACTION = /\b(recovery|backup)\s*codes?\b/i;
+
+/** The sentences of a run of text. */
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?。！？])\s+/);
+}
+
+/**
+ * The not-me words of the first sentence that offers something for the case the reader did not ask
+ * ("If this wasn't you, secure your account here"). A sentence that tells the reader to ignore the
+ * mail ("If you did not request this, please ignore this email") is a disclaimer about the mail, not
+ * an offer: it says nothing of the link beside it.
+ */
+function notMeOffer(text: string, words: RegExp = NOT_ME_CONTEXT): string | undefined {
+  for (const sentence of sentences(text)) {
+    const found = firstWord(words, sentence);
+    if (found && !hasWord(DISCLAIMER_WORDS, sentence)) return found;
+  }
+  return undefined;
+}
 
 /** Whether a text is only a call to action ("Click here", "Continue to App"): at most one word besides the generic ones. */
 function isGeneric(text: string): boolean {
@@ -141,7 +160,7 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   let best = 0;
   for (const [i, text] of [...texts, ...sentence].entries()) {
     const label = i < texts.length ? textLabel : 'the rest of its sentence';
-    const negative = firstWord(NEGATIVE_ACTION, text);
+    const negative = i < texts.length ? firstWord(NEGATIVE_ACTION, text) : notMeOffer(text, NEGATIVE_ACTION);
     if (negative) {
       reasons.push(`${label} "${clip(text)}" says "${negative}" (${W.negativeText})`);
       score += W.negativeText;
@@ -165,7 +184,7 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
 
   // What the words around it say.
   // Its sentence, or the block right before a lone button ("If this wasn't you, reset your password." [Reset]).
-  const notMe = raw.contexts.map((c) => firstWord(NOT_ME_CONTEXT, c.text)).find(Boolean);
+  const notMe = raw.contexts.map((c) => notMeOffer(c.text)).find(Boolean);
   if (notMe) {
     score += W.notMeOffer;
     plausible = false;
@@ -218,7 +237,13 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
     reasons.push(`styled as a button: ${raw.buttonReason ?? 'button'} (+${W.button})`);
   }
 
-  if (!textAction && !generic) {
+  // Anchor texts that are the action in other words ("Link to account update", "Accept Invite" on a token
+  // URL): when the subject asks for the very action the URL performs with a one-time token, the anchor's
+  // words are read as that action, not as something else.
+  const saidByMail = !textAction && !generic && urlFound !== undefined && urlFound.action === intent.action && (evidence.token !== undefined || shown?.token !== undefined);
+  if (saidByMail) {
+    reasons.push(`the subject asks to ${intent.action === 'login' ? 'sign in' : intent.action}, as the URL does`);
+  } else if (!textAction && !generic) {
     score += W.namesSomethingElse;
     plausible = false;
     reasons.push(`${raw.bare ? 'the words before the URL name' : 'the anchor text names'} something else (${W.namesSomethingElse})`);

@@ -1,4 +1,5 @@
 // Owns choosing the one link a test should follow (verify, reset, magic sign-in, email change), or none when unsure.
+import { chooseCode } from './find-code.js';
 import { isUrlText } from './link-collect.js';
 import { LINK_THRESHOLD, isCandidate, mailIntent, scoreLinks } from './link-score.js';
 import type { ScoredLink } from './link-score.js';
@@ -135,9 +136,12 @@ export function chooseLink(message: PreparedMessage, hints?: LinkHints): LinkCho
     const name = (action: string): string => (action === 'login' ? 'sign in' : action);
     // A sign-in word in the URL alone (accept, join, callback) is too weak to answer on.
     const own = only?.action && (only.saidInWords || only.action !== 'login') ? only.action : undefined;
+    // A code mail is not a link mail: when the mail's answer is a code, its subject ("Your verification
+    // code") speaks of the code, and the one other link ("Open your albums") is only the app.
+    const subjectSpeaks = intent.action !== undefined && !own && only !== undefined && chooseCode(message).answer === undefined;
     const why = own
       ? `its own words or URL say ${name(own)}`
-      : intent.action
+      : subjectSpeaks && intent.action
         ? `the subject asks to ${name(intent.action)}`
         : urlIncludes !== undefined ? `it is the only link whose URL includes ${String(urlIncludes)}` : undefined;
     if (only && why) {

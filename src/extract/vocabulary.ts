@@ -301,3 +301,30 @@ export const MONTHS = wordRegExp([
   'октября', 'ноября', 'декабря', 'janeiro', 'fevereiro', 'março', 'maio', 'junho', 'julho', 'setembro', 'outubro',
   'dezembro',
 ]);
+
+// ---------------------------------------------------------------------------------------------
+// Disclaimers
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Words that tell the reader to ignore the mail or that nothing happens without them: a sentence with
+ * them ("If you did not request this, please ignore this email") is about the mail, not about a link.
+ */
+export const DISCLAIMER_WORDS = wordRegExp([
+  // en
+  'ignore', 'ignored', 'disregard', 'disregarded', 'no further action', 'no action is needed', 'no action is required',
+  'no action needed', 'no action required', 'do nothing', 'nothing to do', 'nothing else to do', "don't need to do anything",
+  'do not need to do anything', "don't have to do anything", 'safely delete', 'delete this email', 'delete this message',
+  "won't change", 'will not change', 'will remain', 'remains unchanged', 'stays the same', 'stay the same',
+  'will be removed', 'will be deleted', "won't be created", 'will not be created', 'no changes will be made', 'can be safely',
+  // de
+  'ignorieren', 'ignoriere', 'nichts weiter tun', 'nichts tun', 'keine weiteren schritte', 'bleibt unverändert', 'löschen sie diese',
+  // fr
+  'ignorer', 'ignorez', 'ne rien faire', 'aucune action', 'reste inchangé',
+  // es / pt
+  'ignora', 'ignore', 'ignorar', 'no es necesario hacer nada', 'no tienes que hacer nada', 'desconsidere', 'permanecerá',
+  // it / nl / pl
+  'ignorare', 'nessuna azione', 'negeer', 'negeren', 'zignoruj', 'zignorować',
+  // ru / ja / zh / ko
+  'проигнорируйте', 'игнорируйте', 'просто удалите', '破棄', '無視', '忽略', '무시',
+]);
