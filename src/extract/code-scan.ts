@@ -233,6 +233,9 @@ function codeHits(text: string, booking = false): { positive: WordHit[]; negativ
 const DIRECT_BETWEEN =
   /^[\s:：=>\-–—»"'“”„«(\[*]*(?:(?:is|ist|est|es|è|é|e|jest|je|är|er|era|é|sera|lautet|luidt|:|это|—|は|是|为|為|는|은|이|가|：|が|為|為您)\s*[:：]?)?[\s:：=>\-–—»"'“”„«(\[*]*$/iu;
 
+/** Between a code word and a later label: the label says whose code it is ("code for your account is"). */
+const POSSESSOR = /^\s*(?:for|of|to|on)\s+(?:your|the|this|my)\s*$/i;
+
 /** Whether `line` reads like a postal address. */
 function isAddressLine(line: string): boolean {
   return (
@@ -340,7 +343,10 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   const left = codeHits(nearLeft, booking);
   const leftPos = lastHit(left.positive);
   const leftNeg = lastHit(left.negative);
-  if (leftNeg && (!leftPos || leftNeg.end > leftPos.end)) return reject(`labelled "${leftNeg.word.trim()}"`);
+  // "The verification code for your account is 730419": a label after the code word that says whose code
+  // it is ("for your account", "of your order") does not label the number.
+  const possessor = leftNeg !== undefined && leftPos !== undefined && POSSESSOR.test(nearLeft.slice(leftPos.end, leftNeg.index));
+  if (leftNeg && (!leftPos || leftNeg.end > leftPos.end) && !possessor) return reject(`labelled "${leftNeg.word.trim()}"`);
   const firstDigitAfter = ctx.after.search(/\d/);
   const nearRight = ctx.after.slice(0, firstDigitAfter >= 0 ? Math.min(firstDigitAfter, 40) : 40);
   const right = codeHits(nearRight, booking);

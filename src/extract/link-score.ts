@@ -8,7 +8,7 @@ import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
 import { LINK_WEIGHTS as W } from './weights.js';
-import { DISCLAIMER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
+import { DISCLAIMER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, POINTER_WORDS, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
 
 /** A link's score needs to reach this to be a candidate at all. */
 export const LINK_THRESHOLD = W.threshold;
@@ -22,7 +22,7 @@ type Action = 'verify' | 'reset' | 'login';
 
 const URL_VERIFY = /(magic|verif|confirm|activat|validat|approv|optin|opt-in|bestaetig|bestatig|aktivier|freischalt|confirmar|conferma|attiva|ativar|activar|bevestig|potwierdz|aktywuj|aktywac|podtver|onayla|dogrula|vahvist|bekraft|emailchange|changeemail|change-email|email-change|updateemail)/;
 const URL_RESET = /(reset|password|passwd|recover|forgot|setpassword|newpassword|passwort|kennwort|wachtwoord|haslo|contrasena|senha|motdepasse)/;
-const URL_LOGIN = /^(login|signin|sign|logon|auth|authenticate|authentication|authorize|magic|magiclink|sso|callback|passwordless|session|sessions|otp|onetime|token|tokens|invite|invitation|invitations|accept|join)$/;
+const URL_LOGIN = /^(login|signin|sign|logon|auth|authenticate|authentication|authorize|magic|magiclink|sso|callback|passwordless|session|sessions|otp|onetime|token|tokens|invite|invites|invitation|invitations|accept|join|unlock)$/;
 const URL_NEGATIVE = /^(revert|undo|cancel|decline|deny|reject|report|block|lock|disavow|notme|remove|delete|unsubscribe|optout|abuse|wasntme|not)$/;
 
 /** A link with its score and the reasons behind it. */
@@ -113,6 +113,13 @@ function carriesValue(url: URL): boolean {
   return at >= 0 && segments.slice(at + 1).some((segment) => /\d/.test(segment));
 }
 
+/** Whether a URL holds anything that can tell one reader from another: a parameter value, a fragment, a path segment with a digit or a long one. */
+export function unique(url: URL): boolean {
+  const params = [...url.searchParams].filter(([name, value]) => value !== '' && !/^utm_/i.test(name));
+  if (params.length > 0 || url.hash.length > 2) return true;
+  return url.pathname.split('/').some((segment) => /\d/.test(segment) || segment.length >= 16);
+}
+
 /** What the email as a whole asks for, read from its subject. */
 export interface MailIntent {
   /** The subject asks to verify, confirm, reset or sign in (not a notice that it was done). */
@@ -191,7 +198,12 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
     reasons.push(`the sentence around it says "${notMe}": a link for when it was not you (${W.notMeOffer})`);
   }
   let contextAction: Action | undefined;
-  const generic = texts.length === 0 || texts.every(isGeneric) || (raw.bare && textAction !== undefined);
+  // A link introduced by the block before it ("Begin with the link below." [Link to account update]) does
+  // what that block says, whatever its own words, when its URL carries a token or names an action.
+  const introduced = !textAction && raw.contexts.some((c) => !c.inline && hasWord(POINTER_WORDS, c.text)) &&
+    (evidence.token !== undefined || urlActionOf(evidence.words) !== undefined);
+  if (introduced) reasons.push('introduced by the words before it ("the link below")');
+  const generic = texts.length === 0 || texts.every(isGeneric) || (raw.bare && textAction !== undefined) || introduced;
   if (!textAction && generic) {
     for (const context of raw.contexts) {
       const found = actionOf(context.text);
@@ -266,6 +278,14 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   }
   const strong = [textAction, contextAction, urlFound?.action].some((a) => a === 'verify' || a === 'reset');
   const oneTime = evidence.token !== undefined || shown?.token !== undefined || (opaque && intent.login) || carriesValue(evidence.url);
+  // A link that is the same for every reader ("/accounts/password/reset/" under "you can reset your password
+  // here") cannot verify or reset anything by itself: notices point at such pages. It is the answer only
+  // when the subject asks for that very action (a minimal app's "Verify your account" mail).
+  if (!oneTime && !opaque && !unique(evidence.url) && intent.action !== action) {
+    plausible = false;
+    reasons.push('a page that is the same for every reader: no parameter, id or fragment in the URL');
+    return done(false, score, action);
+  }
   if (!strong && !oneTime) {
     plausible = false;
     reasons.push('a plain sign-in page: no token, parameter or id in the URL');

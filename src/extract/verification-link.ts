@@ -1,7 +1,7 @@
 // Owns choosing the one link a test should follow (verify, reset, magic sign-in, email change), or none when unsure.
 import { chooseCode } from './find-code.js';
 import { isUrlText } from './link-collect.js';
-import { LINK_THRESHOLD, isCandidate, mailIntent, scoreLinks } from './link-score.js';
+import { LINK_THRESHOLD, isCandidate, mailIntent, scoreLinks, unique } from './link-score.js';
 import type { ScoredLink } from './link-score.js';
 import { toExtractedLink } from './link-score.js';
 import { prepare } from './message.js';
@@ -20,6 +20,11 @@ function destinationKey(raw: string): string {
   }
 }
 
+/** Whether a tracker hides the link's destination. */
+function isOpaque(link: ScoredLink): boolean {
+  return link.raw.evidence.wrapper.tracked && !link.raw.evidence.wrapper.target;
+}
+
 function keysOf(link: ScoredLink): Set<string> {
   const keys = new Set([destinationKey(link.raw.url)]);
   if (link.raw.evidence.wrapper.target) keys.add(destinationKey(link.raw.evidence.wrapper.target));
@@ -31,7 +36,7 @@ function keysOf(link: ScoredLink): Set<string> {
 function sameDestination(a: ScoredLink, b: ScoredLink): boolean {
   const keys = keysOf(a);
   for (const key of keysOf(b)) if (keys.has(key)) return true;
-  const opaque = (l: ScoredLink): boolean => l.raw.evidence.wrapper.tracked && !l.raw.evidence.wrapper.target;
+  const opaque = isOpaque;
   const fallback = (l: ScoredLink): boolean => l.raw.texts.length > 0 && l.raw.texts.every(isUrlText);
   const sameAction = a.action === b.action || a.action === undefined || b.action === undefined;
   if (sameAction && ((opaque(a) && fallback(b)) || (opaque(b) && fallback(a)))) return true;
@@ -136,9 +141,12 @@ export function chooseLink(message: PreparedMessage, hints?: LinkHints): LinkCho
     const name = (action: string): string => (action === 'login' ? 'sign in' : action);
     // A sign-in word in the URL alone (accept, join, callback) is too weak to answer on.
     const own = only?.action && (only.saidInWords || only.action !== 'login') ? only.action : undefined;
-    // A code mail is not a link mail: when the mail's answer is a code, its subject ("Your verification
-    // code") speaks of the code, and the one other link ("Open your albums") is only the app.
-    const subjectSpeaks = intent.action !== undefined && !own && only !== undefined && chooseCode(message).answer === undefined;
+    // The subject speaks for the one link left only when that link can be one-time (a page the same for
+    // every reader, such as "/signup" in an "unknown account" notice, cannot), and only when the mail's
+    // answer is not a code: a code mail's subject ("Your verification code") speaks of the code, and its
+    // one other link ("Open your albums") is only the app.
+    const subjectSpeaks = intent.action !== undefined && !own && only !== undefined && (isOpaque(only) || (only.raw.evidence.url !== undefined && unique(only.raw.evidence.url))) &&
+      chooseCode(message).answer === undefined;
     const why = own
       ? `its own words or URL say ${name(own)}`
       : subjectSpeaks && intent.action

@@ -53,6 +53,8 @@ export const RESET_ACTION = wordRegExp([
 /** Sign-in actions. Weaker: a plain "Log in" link to a login page is not a one-time link. */
 export const LOGIN_ACTION = wordRegExp([
   'sign in', 'sign-in', 'signin', 'log in', 'log-in', 'login', 'log me in', 'sign me in', 'magic', 'one-click login',
+  'unlock my account', 'unlock your account', 'unlock account', 'invited you to join', 'invited you to', 'invites you to join',
+  'invitation to join', "you're invited to join", 'you have been invited', "you've been invited", 'join now',
   'accept invitation', 'accept invite', 'accept the invitation', 'accept your invitation', 'join the team', 'join team',
   'anmelden', 'einloggen', 'jetzt anmelden', 'se connecter', 'connectez-vous', 'connexion', 'iniciar sesión',
   'inicia sesión', 'acceder', 'accede', 'entrar', 'fazer login', 'accedi', 'inloggen', 'log in', 'aanmelden',
@@ -327,4 +329,26 @@ export const DISCLAIMER_WORDS = wordRegExp([
   'ignorare', 'nessuna azione', 'negeer', 'negeren', 'zignoruj', 'zignorować',
   // ru / ja / zh / ko
   'проигнорируйте', 'игнорируйте', 'просто удалите', '破棄', '無視', '忽略', '무시',
+]);
+
+/**
+ * Words that point at the link that follows ("Click on the link below to start this process", "Open the
+ * link below:"): the block with them introduces the link, so what that block says is what the link does.
+ */
+export const POINTER_WORDS = wordRegExp([
+  // en
+  'link below', 'button below', 'url below', 'address below', 'following link', 'following url', 'following address',
+  'following page', 'following button', 'link beneath',
+  // de
+  'folgenden link', 'link unten', 'untenstehenden link', 'nachfolgenden link', 'button unten', 'folgende schaltfläche',
+  // fr
+  'lien ci-dessous', 'lien suivant', 'bouton ci-dessous',
+  // es / pt
+  'enlace de abajo', 'siguiente enlace', 'enlace a continuación', 'botón de abajo', 'link abaixo', 'seguinte link', 'botão abaixo',
+  // it / nl / pl
+  'link qui sotto', 'seguente link', 'link sottostante', 'pulsante qui sotto', 'onderstaande link', 'link hieronder',
+  'knop hieronder', 'poniższy link', 'link poniżej', 'przycisk poniżej',
+  // ru / ja / zh / ko
+  'ссылке ниже', 'следующей ссылке', 'кнопку ниже', '以下のリンク', '下記のリンク', '下のボタン', '以下链接', '下面的链接', '下方按钮',
+  '아래 링크', '아래 버튼',
 ]);
