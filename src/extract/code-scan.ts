@@ -4,7 +4,7 @@ import type { WordHit } from './text-utils.js';
 import {
   ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS, MONTHS,
   NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
-} from './vocabulary.js';
+} from './vocabulary/index.js';
 
 /** Where a code was seen. */
 export type CodeSource = 'subject' | 'text' | 'html';

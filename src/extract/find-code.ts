@@ -6,7 +6,7 @@ import type { CodeOccurrence, CodeSource } from './code-scan.js';
 import { prepare } from './message.js';
 import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
 import { findWords } from './text-utils.js';
-import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary.js';
+import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary/index.js';
 
 /** A code needs at least this score. */
 const CODE_THRESHOLD = 5;

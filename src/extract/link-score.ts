@@ -7,7 +7,7 @@ import type { PreparedMessage } from './message.js';
 import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
-import { LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
+import { LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary/index.js';
 
 /** A link's score needs to reach this to be a candidate at all. */
 export const LINK_THRESHOLD = 6;

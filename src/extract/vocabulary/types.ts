@@ -1,0 +1,91 @@
+// Owns the shape of one language's vocabulary: the word lists by the role they play in extraction.
+
+/**
+ * The words of one language, one optional list per role. Word syntax is {@link wordRegExp}'s: a leading `*`
+ * lets a word end a compound, a trailing `*` lets it take any ending, spaces match spaces or hyphens, and
+ * words in Chinese, Japanese or Korean match anywhere. Lists are lower case; accents are folded when compiled.
+ *
+ * @see {@link import('../text-utils.js').wordRegExp}
+ */
+export interface Vocabulary {
+  /** Confirm-an-address / activate-an-account actions. Compiled into `VERIFY_ACTION`. */
+  readonly verify?: readonly string[];
+  /** Password reset / set-a-password actions. Compiled into `RESET_ACTION`. */
+  readonly reset?: readonly string[];
+  /**
+   * Sign-in actions. Weaker: a plain "Log in" link to a login page is not a one-time link.
+   * Compiled into `LOGIN_ACTION`.
+   */
+  readonly login?: readonly string[];
+  /** Vague call-to-action words that only count together with other evidence. Compiled into `WEAK_ACTION`. */
+  readonly weakAction?: readonly string[];
+  /** Actions that undo or refuse something: never the link to follow. Compiled into `NEGATIVE_ACTION`. */
+  readonly negativeAction?: readonly string[];
+  /**
+   * Conditions that put the link next to them in the "it wasn't me" branch of an email.
+   * Compiled into `NOT_ME_CONTEXT`.
+   */
+  readonly notMe?: readonly string[];
+  /** Link text of unsubscribe links (never the verification link). Compiled into `UNSUBSCRIBE_WORDS`. */
+  readonly unsubscribe?: readonly string[];
+  /**
+   * Link text of subscription and notification preference links (never the verification link).
+   * Compiled into `PREFERENCES_WORDS`.
+   */
+  readonly preferences?: readonly string[];
+  /** Link text of privacy and cookie policy links (never the verification link). Compiled into `PRIVACY_WORDS`. */
+  readonly privacy?: readonly string[];
+  /**
+   * Link text of terms, conditions and legal notice links (never the verification link).
+   * Compiled into `TERMS_WORDS`.
+   */
+  readonly terms?: readonly string[];
+  /** Link text of help, support and contact links (never the verification link). Compiled into `HELP_WORDS`. */
+  readonly help?: readonly string[];
+  /**
+   * Link text of "view this email in your browser" links (never the verification link).
+   * Compiled into `VIEW_IN_BROWSER_WORDS`.
+   */
+  readonly viewInBrowser?: readonly string[];
+  /** Link text of social network links (never the verification link). Compiled into `SOCIAL_WORDS`. */
+  readonly social?: readonly string[];
+  /** Link text of app store badges (never the verification link). Compiled into `APP_STORE_WORDS`. */
+  readonly appStore?: readonly string[];
+  /**
+   * Words that announce a one-time code. Compounds ending in "code" count (`Bestätigungscode`).
+   * Compiled into `CODE_WORDS`.
+   */
+  readonly code?: readonly string[];
+  /** Phrases with a code word that are not one-time codes. Compiled into `FAKE_CODE_WORDS`. */
+  readonly fakeCode?: readonly string[];
+  /** Verbs that ask the reader to type what follows ("enter 482913"). Compiled into `ENTER_WORDS`. */
+  readonly enter?: readonly string[];
+  /**
+   * Code phrases that mean a booking reference in emails about bookings and trips.
+   * Compiled into `BOOKING_CODE_WORDS`.
+   */
+  readonly bookingCode?: readonly string[];
+  /** Words of bookings and trips. Compiled into `BOOKING_WORDS`. */
+  readonly booking?: readonly string[];
+  /**
+   * Labels that make the number next to them an identifier, an amount or a phone number.
+   * Compiled into `NON_CODE_LABELS`.
+   */
+  readonly nonCodeLabel?: readonly string[];
+  /**
+   * Words that place a number in a meeting invitation (meeting ids, dial-in numbers, meeting passcodes).
+   * Compiled into `MEETING_WORDS`.
+   */
+  readonly meeting?: readonly string[];
+  /** Line-level words of promotions: a "code" on such a line is a discount code. Compiled into `PROMO_WORDS`. */
+  readonly promo?: readonly string[];
+  /**
+   * Words of postal addresses: numbers on such a line are house numbers and postal codes.
+   * Compiled into `ADDRESS_WORDS`.
+   */
+  readonly address?: readonly string[];
+  /** Units after a number that make it a duration, a time or a quantity. Compiled into `UNIT_AFTER`. */
+  readonly unitAfter?: readonly string[];
+  /** Month names (a number right after one is part of a date). Compiled into `MONTHS`. */
+  readonly months?: readonly string[];
+}
