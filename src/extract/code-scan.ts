@@ -2,8 +2,8 @@
 import { findWords } from './text-utils.js';
 import type { WordHit } from './text-utils.js';
 import {
-  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS, MONTHS,
-  NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
+  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, COPULA, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS,
+  MONTHS, NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
 } from './vocabulary/index.js';
 
 /** Where a code was seen. */
@@ -227,8 +227,11 @@ function codeHits(text: string, booking = false): { positive: WordHit[]; negativ
   return { positive, negative };
 }
 
-const DIRECT_BETWEEN =
-  /^[\s:：=>\-–—»"'“”„«(\[*]*(?:(?:is|ist|est|es|è|é|e|jest|je|är|er|era|é|sera|lautet|luidt|:|это|—|は|是|为|為|는|은|이|가|：|が|為|為您)\s*[:：]?)?[\s:：=>\-–—»"'“”„«(\[*]*$/iu;
+/** Punctuation that may stand around what joins a code's label to the code. */
+const LABEL_PUNCTUATION = '[\\s:：=>\\-–—»"\'“”„«(\\[*]*';
+
+/** What may stand between a code's label and the code: punctuation, or a copula ("is", "lautet", "は") or a colon. */
+const DIRECT_BETWEEN = new RegExp(`^${LABEL_PUNCTUATION}(?:(?:${COPULA}|:|—|：)\\s*[:：]?)?${LABEL_PUNCTUATION}$`, 'iu');
 
 /** Whether `line` reads like a postal address. */
 function isAddressLine(line: string): boolean {

@@ -8,14 +8,16 @@ test('every language module is listed once and has at least one list', () => {
   expect(new Set(codes).size).toBe(codes.length);
   expect(codes).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es', 'ru', 'uk', 'ja', 'zh', 'ko', 'common']));
   for (const { code, words } of LANGUAGES) {
-    const lists = Object.values(words).filter((list) => list !== undefined && list.length > 0);
+    const lists = (Object.values(words) as Array<readonly string[]>).filter((list) => list.length > 0);
     expect(lists.length, `lists of ${code}`).toBeGreaterThan(0);
   }
 });
 
 /** Every word with where it is, `code.role`. */
 const entries = LANGUAGES.flatMap(({ code, words }) =>
-  Object.entries(words).flatMap(([role, list]) => list.map((word, index) => ({ word, index, list, where: `${code}.${role}` }))),
+  (Object.entries(words) as Array<[string, readonly string[]]>).flatMap(([role, list]) =>
+    list.map((word, index) => ({ word, index, list, where: `${code}.${role}` })),
+  ),
 );
 
 test('no list has duplicates, empty strings, padding or capitals', () => {

@@ -8,4 +8,5 @@ export const cs: Vocabulary = {
   login: ['přihlásit'],
   unsubscribe: ['odhlásit'],
   code: ['*kód', 'kód*'],
+  copula: ['je'],
 };

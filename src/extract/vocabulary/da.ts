@@ -10,4 +10,5 @@ export const da: Vocabulary = {
   terms: ['vilkår'],
   help: ['hjælp'],
   code: ['*kode'],
+  copula: ['er'],
 };

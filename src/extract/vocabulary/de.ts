@@ -36,4 +36,7 @@ export const de: Vocabulary = {
     'januar', 'februar', 'märz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november',
     'dezember',
   ],
+  confirmationNoun: ['bestätigung'],
+  account: ['adresse', 'konto', 'registrierung', 'anmeldung'],
+  copula: ['ist', 'lautet'],
 };

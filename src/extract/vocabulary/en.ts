@@ -105,4 +105,13 @@ export const en: Vocabulary = {
     'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug',
     'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
   ],
+  doneNotice: [
+    'verified', 'confirmed', 'activated', 'approved', 'changed', 'updated', 'succeeded', 'successful', 'successfully',
+    'completed', 'was reset', 'been reset', 'new sign in', 'new sign-in', 'new signin', 'new log in', 'new log-in',
+    'new login', 'signed in', 'logged in',
+  ],
+  confirmationNoun: ['confirmation'],
+  account: ['email', 'e-mail', 'address', 'account', 'registration', 'sign up', 'sign-up', 'signup', 'subscription'],
+  filler: ['to', 'the', 'your', 'my', 'a', 'an', 'this', 'now', 'please', 'and', 'on', 'in', 'with'],
+  copula: ['is'],
 };

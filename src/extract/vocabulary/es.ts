@@ -39,4 +39,7 @@ export const es: Vocabulary = {
     'enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre',
     'diciembre',
   ],
+  confirmationNoun: ['confirmación'],
+  account: ['cuenta'],
+  copula: ['es', 'era'],
 };

@@ -36,4 +36,7 @@ export const fr: Vocabulary = {
     'janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre',
     'décembre',
   ],
+  confirmationNoun: ['confirmation'],
+  account: ['adresse', 'compte'],
+  copula: ['est', 'sera'],
 };

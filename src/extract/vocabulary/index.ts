@@ -1,6 +1,6 @@
 // Owns extraction's vocabulary as a whole: every language's word lists, compiled once per role into one regular
 // expression over all languages (issue 30: one module per language).
-import { wordRegExp } from '../text-utils.js';
+import { escapeRegExp, wordRegExp } from '../text-utils.js';
 import type { Vocabulary } from './types.js';
 import { ar } from './ar.js';
 import { common } from './common.js';
@@ -50,9 +50,19 @@ export const LANGUAGES: readonly Language[] = [
   { code: 'ar', words: ar }, { code: 'he', words: he }, { code: 'hi', words: hi }, { code: 'common', words: common },
 ];
 
-/** Compiles one role's words, the union over {@link LANGUAGES}, with {@link wordRegExp}. */
+/** One role's words: the union over {@link LANGUAGES}, in their order. */
+function wordsOf(role: keyof Vocabulary): string[] {
+  return [...new Set(LANGUAGES.flatMap((language) => language.words[role] ?? []))];
+}
+
+/** Compiles one role's words with {@link wordRegExp}. */
 function compile(role: keyof Vocabulary): RegExp {
-  return wordRegExp(LANGUAGES.flatMap((language) => language.words[role] ?? []));
+  return wordRegExp(wordsOf(role));
+}
+
+/** One role's words escaped and joined as regular-expression alternatives, for the lists matched verbatim. */
+function alternatives(role: keyof Vocabulary): string {
+  return wordsOf(role).map(escapeRegExp).join('|');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,3 +154,22 @@ export const CURRENCY = /(?:[$€£¥₹₽₩¢₺₴₪฿]|\b(?:usd|eur|gbp|c
 
 /** Month names (a number right after one is part of a date). */
 export const MONTHS = compile('months');
+
+// ---------------------------------------------------------------------------------------------
+// Lists matched verbatim (no wildcards, no accent folding)
+// ---------------------------------------------------------------------------------------------
+
+/** Past-tense notices: the subject says it was done, not that the reader should do it. */
+export const DONE_NOTICE = new RegExp(`\\b(?:${alternatives('doneNotice')})\\b`, 'i');
+
+/** Nouns that confirm a purchase ("Booking confirmation"): tested against the whole action word found. */
+export const CONFIRMATION_NOUN = new RegExp(`^(?:${alternatives('confirmationNoun')})$`, 'i');
+
+/** Words that name an address or an account in a subject, anywhere (also inside longer words). */
+export const ACCOUNT_WORDS = new RegExp(alternatives('account'), 'i');
+
+/** Words that add nothing to a call to action ("Continue to the app"), to remove (global). */
+export const FILLER_WORDS = new RegExp(`\\b(?:${alternatives('filler')})\\b`, 'gi');
+
+/** Words that join a code's label to the code ("your code is 482913"), as alternatives for a larger pattern. */
+export const COPULA = alternatives('copula');

@@ -33,4 +33,11 @@ export const it: Vocabulary = {
     'gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre',
     'novembre', 'dicembre',
   ],
+  confirmationNoun: ['conferma'],
+  account: ['indirizzo'],
+  copula: [
+    'è',
+    'e', // è typed without its accent
+    'era',
+  ],
 };

@@ -28,4 +28,5 @@ export const ja: Vocabulary = {
   promo: ['割引'],
   address: ['丁目', '番地', '〒'],
   unitAfter: ['分', '分間', '秒', '時間', '時', '日', '年', '月', '人', '件', '個', '名'],
+  copula: ['は', 'が'],
 };

@@ -25,4 +25,5 @@ export const ko: Vocabulary = {
   meeting: ['회의'],
   promo: ['할인'],
   unitAfter: ['분', '초', '시간', '시', '일', '년', '월', '개', '명'],
+  copula: ['는', '은', '이', '가'],
 };

@@ -10,4 +10,5 @@ export const nb: Vocabulary = {
   terms: ['vilkår'],
   help: ['hjelp'],
   code: ['*kode'],
+  copula: ['er'],
 };

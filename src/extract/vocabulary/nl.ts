@@ -32,4 +32,6 @@ export const nl: Vocabulary = {
     'januari', 'februari', 'maart', 'april', 'mei', 'juni', 'juli', 'augustus', 'september', 'oktober', 'november',
     'december',
   ],
+  confirmationNoun: ['bevestiging'],
+  copula: ['is', 'luidt'],
 };

@@ -36,4 +36,7 @@ export const pl: Vocabulary = {
     'stycznia', 'lutego', 'marca', 'kwietnia', 'maja', 'czerwca', 'lipca', 'sierpnia', 'września', 'października',
     'listopada', 'grudnia',
   ],
+  confirmationNoun: ['potwierdzenie'],
+  account: ['konto'],
+  copula: ['jest'],
 };

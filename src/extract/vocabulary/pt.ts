@@ -32,4 +32,7 @@ export const pt: Vocabulary = {
   months: [
     'janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'dezembro',
   ],
+  confirmationNoun: ['confirmação'],
+  account: ['conta'],
+  copula: ['é', 'era'],
 };

@@ -10,4 +10,5 @@ export const sv: Vocabulary = {
   privacy: ['integritet*'],
   terms: ['villkor'],
   help: ['hjälp'],
+  copula: ['är'],
 };
