@@ -1,6 +1,9 @@
 // Checks extraction's vocabulary module by module: every language has words, lists are clean and every word compiles.
 import { expect, test } from '@playwright/test';
-import { LANGUAGES } from '../../src/extract/vocabulary/index.js';
+import {
+  ACCOUNT_WORDS, CONFIRMATION_NOUN, COPULA, DONE_NOTICE, FILLER_WORDS, LANGUAGES,
+} from '../../src/extract/vocabulary/index.js';
+import type { Vocabulary } from '../../src/extract/vocabulary/index.js';
 import { foldLatin, wordRegExp } from '../../src/extract/text-utils.js';
 
 test('every language module is listed once and has at least one list', () => {
@@ -37,5 +40,18 @@ test('every word compiles and matches itself', () => {
     const sample = word.replace(/^\*/, 'x').replace(/\*$/, 'x');
     return foldLatin(sample).match(wordRegExp([word]))?.length !== 1;
   });
+  expect(unmatched.map(({ word, where }) => `${where}: "${word}"`)).toEqual([]);
+});
+
+test('every word of a list matched verbatim is matched by its pattern', () => {
+  const verbatim: Array<[keyof Vocabulary, RegExp]> = [
+    ['doneNotice', DONE_NOTICE], ['confirmationNoun', CONFIRMATION_NOUN], ['account', ACCOUNT_WORDS],
+    ['filler', FILLER_WORDS], ['copula', new RegExp(`^(?:${COPULA})$`, 'iu')],
+  ];
+  const unmatched = verbatim.flatMap(([role, pattern]) =>
+    entries
+      .filter(({ where }) => where.endsWith(`.${role}`))
+      .filter(({ word }) => word.search(pattern) !== 0 || word.toUpperCase().search(pattern) !== 0),
+  );
   expect(unmatched.map(({ word, where }) => `${where}: "${word}"`)).toEqual([]);
 });
