@@ -2,9 +2,9 @@
 import { findWords } from './text-utils.js';
 import type { WordHit } from './text-utils.js';
 import {
-  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS, MONTHS,
-  NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
-} from './vocabulary.js';
+  ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, COPULA, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS,
+  MONTHS, NON_CODE_LABELS, PROMO_WORDS, RESET_ACTION, UNIT_AFTER, VERIFY_ACTION,
+} from './vocabulary/index.js';
 import { CODE_WEIGHTS as W } from './weights.js';
 
 /** Where a code was seen. */
@@ -230,8 +230,11 @@ function codeHits(text: string, booking = false): { positive: WordHit[]; negativ
   return { positive, negative };
 }
 
-const DIRECT_BETWEEN =
-  /^[\s:：=>\-–—»"'“”„«(\[*]*(?:(?:is|ist|est|es|è|é|e|jest|je|är|er|era|é|sera|lautet|luidt|:|это|—|は|是|为|為|는|은|이|가|：|が|為|為您)\s*[:：]?)?[\s:：=>\-–—»"'“”„«(\[*]*$/iu;
+/** Punctuation that may stand around what joins a code's label to the code. */
+const LABEL_PUNCTUATION = '[\\s:：=>\\-–—»"\'“”„«(\\[*]*';
+
+/** What may stand between a code's label and the code: punctuation, or a copula ("is", "lautet", "は") or a colon. */
+const DIRECT_BETWEEN = new RegExp(`^${LABEL_PUNCTUATION}(?:(?:${COPULA}|:|—|：)\\s*[:：]?)?${LABEL_PUNCTUATION}$`, 'iu');
 
 /** Between a code word and a later label: the label says whose code it is ("code for your account is"). */
 const POSSESSOR = /^\s*(?:for|of|to|on)\s+(?:your|the|this|my)\s*$/i;

@@ -7,7 +7,7 @@ import { prepare } from './message.js';
 import type { PreparedMessage } from './message.js';
 import type { Candidate, CodeCandidate, Explanation, ExtractInput } from './types.js';
 import { findWords } from './text-utils.js';
-import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary.js';
+import { BOOKING_WORDS, CODE_WORDS, FAKE_CODE_WORDS, LOGIN_ACTION, VERIFY_ACTION } from './vocabulary/index.js';
 import { CODE_WEIGHTS as W } from './weights.js';
 
 const CODE_THRESHOLD = W.threshold;

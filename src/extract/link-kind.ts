@@ -6,7 +6,7 @@ import { firstWord, hasWord } from './text-utils.js';
 import {
   APP_STORE_WORDS, HELP_WORDS, PREFERENCES_WORDS, PRIVACY_WORDS, SOCIAL_WORDS, TERMS_WORDS, UNSUBSCRIBE_WORDS,
   VIEW_IN_BROWSER_WORDS, WEAK_ACTION,
-} from './vocabulary.js';
+} from './vocabulary/index.js';
 
 const SOCIAL_HOSTS =
   /(^|\.)(facebook\.com|fb\.com|fb\.me|twitter\.com|x\.com|instagram\.com|linkedin\.com|lnkd\.in|youtube\.com|youtu\.be|tiktok\.com|pinterest\.[a-z.]+|reddit\.com|discord\.gg|discord\.com|t\.me|telegram\.me|vk\.com|ok\.ru|weibo\.com|line\.me|medium\.com|threads\.net|bsky\.app|mastodon\.social|wa\.me|whatsapp\.com|snapchat\.com|tumblr\.com|twitch\.tv|xing\.com|kakao\.com|naver\.com|qq\.com|douyin\.com|bilibili\.com|github\.com|dribbble\.com|behance\.net)$/;

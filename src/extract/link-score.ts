@@ -7,8 +7,11 @@ import type { PreparedMessage } from './message.js';
 import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
+import {
+  ACCOUNT_WORDS, CONFIRMATION_NOUN, DISCLAIMER_WORDS, DONE_NOTICE, FILLER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, POINTER_WORDS, RESET_ACTION,
+  VERIFY_ACTION, WEAK_ACTION,
+} from './vocabulary/index.js';
 import { LINK_WEIGHTS as W } from './weights.js';
-import { DISCLAIMER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, POINTER_WORDS, NOT_ME_CONTEXT, RESET_ACTION, VERIFY_ACTION, WEAK_ACTION } from './vocabulary.js';
 
 /** A link's score needs to reach this to be a candidate at all. */
 export const LINK_THRESHOLD = W.threshold;
@@ -69,7 +72,7 @@ function notMeOffer(text: string, words: RegExp = NOT_ME_CONTEXT): string | unde
 /** Whether a text is only a call to action ("Click here", "Continue to App"): at most one word besides the generic ones. */
 function isGeneric(text: string): boolean {
   if (!hasWord(WEAK_ACTION, text)) return false;
-  const rest = text.replace(WEAK_ACTION, ' ').replace(/\b(to|the|your|my|a|an|this|now|please|and|on|in|with)\b/gi, ' ');
+  const rest = text.replace(WEAK_ACTION, ' ').replace(FILLER_WORDS, ' ');
   return rest.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length <= 1;
 }
 
@@ -296,12 +299,6 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
 
 /** Paths of dated pages (`/2025/03/03/slug`, `/articles/2025/03/…`): articles and posts. */
 const DATED_PATH = /\/(19|20)\d\d\/((0?[1-9]|1[0-2])\/|(.+\/)?[\p{L}\d]+(-[\p{L}\d]+){2,}\/?$)/u;
-
-/** Past-tense notices: the subject says it was done, not that the reader should do it. */
-const DONE_NOTICE = /\b(verified|confirmed|activated|approved|changed|updated|succeeded|successful(ly)?|completed|was reset|been reset|new (sign|log)[- ]?in|signed in|logged in)\b/i;
-
-const CONFIRMATION_NOUN = /^(confirmation|confirmación|confirmação|conferma|bestätigung|bevestiging|potwierdzenie|подтверждение)$/i;
-const ACCOUNT_WORDS = /e-?mail|address|account|registration|sign[- ]?up|subscription|adresse|konto|cuenta|conta|compte|indirizzo|registrierung|anmeldung|аккаунт|почт/i;
 
 /** What the subject asks the reader to do, if anything. */
 export function mailIntent(subject: string): MailIntent {

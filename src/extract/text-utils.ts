@@ -69,7 +69,10 @@ export function collapseSpace(input: string): string {
 }
 
 const CJK = /[\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\u1100-\u11FF\u3130-\u318F]/;
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Escapes the characters that have a meaning in a regular expression, so `s` matches itself. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /**
  * Compiles a word list into one case-insensitive regular expression.
@@ -91,7 +94,7 @@ export function wordRegExp(words: readonly string[], flags = 'giu'): RegExp {
     const prefix = word.startsWith('*');
     const suffix = word.endsWith('*');
     const core = word.replace(/^\*|\*$/g, '');
-    const body = escape(core).replace(/ /g, '[\\s\\-]+');
+    const body = escapeRegExp(core).replace(/ /g, '[\\s\\-]+');
     if (CJK.test(core)) cjk.push(body);
     else if (prefix) compound.push(suffix ? `${body}\\p{L}*` : body);
     else if (suffix) open.push(body);
