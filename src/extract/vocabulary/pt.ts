@@ -30,7 +30,7 @@ export const pt: Vocabulary = {
   address: ['rua', 'avenida'],
   unitAfter: ['minutos', 'horas', 'segundos', 'dias'],
   months: [
-    'janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'dezembro',
+    'janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro',
   ],
   confirmationNoun: ['confirmação'],
   account: ['conta'],
