@@ -1,5 +1,5 @@
 // Owns finding one-time-code candidates in a run of text and judging each by the words around it.
-import { findWords } from './text-utils.js';
+import { findWords, hasWord } from './text-utils.js';
 import type { WordHit } from './text-utils.js';
 import {
   ADDRESS_WORDS, BOOKING_CODE_WORDS, CODE_WORDS, COPULA, ENTER_WORDS, CURRENCY, FAKE_CODE_WORDS, LOGIN_ACTION, MEETING_WORDS,
@@ -236,6 +236,11 @@ const LABEL_PUNCTUATION = '[\\s:：=>\\-–—»"\'“”„«(\\[*]*';
 /** What may stand between a code's label and the code: punctuation, or a copula ("is", "lautet", "は") or a colon. */
 const DIRECT_BETWEEN = new RegExp(`^${LABEL_PUNCTUATION}(?:(?:${COPULA}|:|—|：)\\s*[:：]?)?${LABEL_PUNCTUATION}$`, 'iu');
 
+/** Whether the text asks to type a code ("Type this code in the new device", "Enter the code"). */
+function asksToType(text: string, booking: boolean): boolean {
+  return findWords(ENTER_WORDS, text).some((verb) => codeHits(text.slice(verb.end, verb.end + 16), booking).positive.length > 0);
+}
+
 /** Between a code word and a later label: the label says whose code it is ("code for your account is"). */
 const POSSESSOR = /^\s*(?:for|of|to|on)\s+(?:your|the|this|my)\s*$/i;
 
@@ -349,7 +354,10 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   // "The verification code for your account is 730419": a label after the code word that says whose code
   // it is ("for your account", "of your order") does not label the number.
   const possessor = leftNeg !== undefined && leftPos !== undefined && POSSESSOR.test(nearLeft.slice(leftPos.end, leftNeg.index));
-  if (leftNeg && (!leftPos || leftNeg.end > leftPos.end) && !possessor) return reject(`labelled "${leftNeg.word.trim()}"`);
+  // "Approval code: X9T4Q2 … Type this code in the new device": a label that names payment codes elsewhere
+  // is a code to type when the mail asks to type it.
+  const typed = leftNeg !== undefined && !leftPos && hasWord(FAKE_CODE_WORDS, leftNeg.word) && asksToType(`${ctx.after}\n${ctx.next}`, booking);
+  if (leftNeg && (!leftPos || leftNeg.end > leftPos.end) && !possessor && !typed) return reject(`labelled "${leftNeg.word.trim()}"`);
   const firstDigitAfter = ctx.after.search(/\d/);
   const nearRight = ctx.after.slice(0, firstDigitAfter >= 0 ? Math.min(firstDigitAfter, 40) : 40);
   const right = codeHits(nearRight, booking);
@@ -387,7 +395,7 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   const promoLines = alone || labelOnly ? [ctx.line, ctx.previous[0] ?? '', ctx.next] : shortLine ? [ctx.line, ctx.previous[0] ?? ''] : [ctx.line];
   for (const line of promoLines) {
     const promo = findWords(PROMO_WORDS, line)[0] ?? findWords(FAKE_CODE_WORDS, line)[0];
-    if (promo && (cluster.kind !== 'digits' || /%/.test(line) || CURRENCY.test(line) || findWords(FAKE_CODE_WORDS, line).length > 0)) {
+    if (promo && !typed && (cluster.kind !== 'digits' || /%/.test(line) || CURRENCY.test(line) || findWords(FAKE_CODE_WORDS, line).length > 0)) {
       return veto(`a promotion ("${promo.word.trim()}")`);
     }
   }
@@ -396,7 +404,11 @@ function judge(masked: string, cluster: Cluster, source: CodeSource, booking: bo
   const reasons: string[] = [];
   let points = 0;
   let direct = false;
-  if (leftPos) {
+  if (typed && leftNeg) {
+    points = W.labelled;
+    direct = true;
+    reasons.push(`labelled "${leftNeg.word.trim()}", and the mail asks to type this code (+${points})`);
+  } else if (leftPos) {
     const between = nearLeft.slice(leftPos.end);
     if (DIRECT_BETWEEN.test(between)) {
       points = W.labelled;

@@ -209,7 +209,9 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   const generic = texts.length === 0 || texts.every(isGeneric) || (raw.bare && textAction !== undefined) || introduced;
   if (!textAction && generic) {
     for (const context of raw.contexts) {
-      const found = actionOf(context.text);
+      // "Your account has been activated. You can now log in.": a sentence that reports what was done
+      // does not ask for it.
+      const found = sentences(context.text).filter((s) => !DONE_NOTICE.test(s)).map(actionOf).find(Boolean);
       if (found) {
         contextAction = found.action;
         score += CONTEXT_POINTS[found.action];

@@ -8,7 +8,7 @@ export const de: Vocabulary = {
   login: ['anmelden', 'einloggen', 'jetzt anmelden'],
   weakAction: ['weiter', 'hier'],
   negativeAction: ['abbrechen', 'rückgängig', 'stornieren', 'ablehnen', 'nicht ich'],
-  notMe: ['falls sie das nicht waren', 'nicht von ihnen'],
+  notMe: ['falls sie das nicht waren', 'nicht von ihnen', 'warst du das nicht', 'waren sie das nicht', 'falls du das nicht warst'],
   unsubscribe: ['abmelden', 'abbestellen', 'austragen', 'newsletter abbestellen'],
   preferences: ['einstellungen', 'präferenzen'],
   privacy: ['datenschutz*', 'dsgvo'],
@@ -47,4 +47,5 @@ export const de: Vocabulary = {
     'folgenden link', 'link unten', 'untenstehenden link', 'nachfolgenden link', 'button unten',
     'folgende schaltfläche',
   ],
+  doneNotice: ['geändert', 'aktualisiert', 'aktiviert', 'verifiziert'],
 };

@@ -16,7 +16,7 @@ export const en: Vocabulary = {
   ],
   login: [
     'unlock my account', 'unlock your account', 'unlock account', 'invited you to join', 'invited you to',
-    'invites you to join', 'invitation to join', "you're invited to join", 'you have been invited',
+    'invites you to join', 'invitation to join', "you're invited to join", 'become a member', 'would like you to join', 'asked you to join', 'you have been invited',
     "you've been invited", 'join now',
     'sign in', 'sign-in', 'signin', 'log in', 'log-in', 'login', 'log me in', 'sign me in', 'magic', 'one-click login',
     'accept invitation', 'accept invite', 'accept the invitation', 'accept your invitation', 'join the team',

@@ -8,7 +8,7 @@ export const nl: Vocabulary = {
   login: ['inloggen', 'log in', 'aanmelden'],
   weakAction: ['doorgaan', 'hier', 'hier klikken'],
   negativeAction: ['annuleren', 'weigeren'],
-  notMe: ['als jij dit niet was', 'als u dit niet was'],
+  notMe: ['als jij dit niet was', 'als u dit niet was', 'was jij dit niet', 'was u dit niet', 'was jij dat niet', 'was u dat niet'],
   unsubscribe: ['afmelden', 'uitschrijven'],
   preferences: ['voorkeuren'],
   privacy: ['privacybeleid'],
@@ -40,4 +40,5 @@ export const nl: Vocabulary = {
   pointer: [
     'onderstaande link', 'link hieronder', 'knop hieronder',
   ],
+  doneNotice: ['gewijzigd', 'bijgewerkt', 'geactiveerd', 'geverifieerd'],
 };

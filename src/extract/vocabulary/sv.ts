@@ -11,4 +11,5 @@ export const sv: Vocabulary = {
   terms: ['villkor'],
   help: ['hjälp'],
   copula: ['är'],
+  code: ['kod', 'koden', 'engångskod', 'engångskoden', 'säkerhetskod', 'verifieringskod', 'bekräftelsekod'],
 };
