@@ -34,12 +34,14 @@ export async function load() {
   const held = new Set(); // one AbortController per request (a shared signal would pile up listeners)
 
   async function poll(box, index) {
-    let { cursor } = await api(server, `/api/emails?mailbox=${box.id}`);
+    // The first poll has no cursor: it answers (or waits for) everything the new mailbox holds, and
+    // what it answers is counted like any later answer's messages.
+    let after = '';
     while (!stopping) {
       const abort = new AbortController();
       held.add(abort);
       try {
-        const res = await fetch(`${server.httpUrl}/api/emails?mailbox=${box.id}&after=${cursor}&wait=${WAIT}`, { headers: { 'x-api-key': KEY }, signal: abort.signal, dispatcher });
+        const res = await fetch(`${server.httpUrl}/api/emails?mailbox=${box.id}${after}&wait=${WAIT}`, { headers: { 'x-api-key': KEY }, signal: abort.signal, dispatcher });
         if (res.status !== 200) throw new Error(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
         const page = await res.json();
         const at = now();
@@ -54,7 +56,7 @@ export async function load() {
           stats.sentAt.push(Number(sentAt));
           if (kind === 'final') woken.add(index);
         }
-        cursor = page.cursor;
+        after = `&after=${page.cursor}`;
       } catch (error) {
         if (stopping) return;
         stats.httpErrors++;

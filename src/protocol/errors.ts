@@ -1,6 +1,6 @@
 // Owns the catalogue of machine error codes: one table shared by the server (problem+json),
 // the client (MailwrightApiError) and the OpenAPI document.
-import { Type } from './type.js';
+import { Type } from 'typebox';
 
 /** Every `code` the HTTP API can answer with, mapped to its HTTP status and a short title. */
 export const API_ERRORS = {

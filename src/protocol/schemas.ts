@@ -1,7 +1,6 @@
 // Owns the wire format: TypeBox schemas for every API body, query and response, and the
 // webhook payload. Server routes, the typed client and the fixture all import from here.
-import type { Static } from 'typebox';
-import { Type } from './type.js';
+import { Type, type Static } from 'typebox';
 import { ApiErrorCode } from './errors.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>

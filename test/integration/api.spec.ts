@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { FakeClock } from '../helpers/clock.js';
@@ -73,6 +75,33 @@ test.describe('HTTP API', () => {
     const res = await svc.api('POST', '/api/emails/generate', { body: { expiryTime: HOUR, name: 'x'.repeat(2 * 1024 * 1024) } });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
+  });
+
+  test('a 3 MiB body sent without Expect: 100-continue gets its coded answer, not a reset: the body is read and thrown away, then the connection closes', async () => {
+    const { hostname, port } = new URL(svc.httpUrl);
+    const body = Buffer.alloc(3 * 1024 * 1024, 'a');
+    // Too large (413) and refused before parsing (401): either way the server answers before reading the body.
+    for (const [key, status, code] of [[ADMIN_KEY, 413, 'payload_too_large'], ['mw_not_a_key', 401, 'invalid_api_key']] as const) {
+      const socket = connect(Number(port), hostname);
+      await once(socket, 'connect');
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      let failure: Error | undefined;
+      socket.on('error', (error) => (failure = error));
+      const closed = once(socket, 'close');
+      socket.write(`POST /api/emails/generate HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\nx-api-key: ${key}\r\ncontent-length: ${body.length}\r\n\r\n`);
+      // In pieces, each after the last has left, as a plain client writes: a reset would fail a write.
+      for (let at = 0; at < body.length; at += 64 * 1024) {
+        if (!socket.write(body.subarray(at, at + 64 * 1024))) await Promise.race([once(socket, 'drain'), closed]);
+      }
+      await closed;
+      expect(failure).toBeUndefined();
+      const answer = Buffer.concat(received).toString('utf8');
+      expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${status === 413 ? 'Payload Too Large' : 'Unauthorized'}`);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(answer.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status, code });
+    }
   });
 
   test('errors before routing are problem documents with a code too: a path segment over the limit, a webhook host beyond DNS limits', async () => {

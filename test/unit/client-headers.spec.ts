@@ -1,4 +1,4 @@
-// Tests the client's lenient parsing of quota (RateLimit*) and Retry-After headers.
+// Tests the client's lenient parsing of quota (RateLimit-Policy / RateLimit) and Retry-After headers.
 import { expect, test } from '@playwright/test';
 import { parseQuotaHeaders, parseRetryAfter } from '../../src/client/index.js';
 
@@ -25,22 +25,6 @@ test.describe('parseQuotaHeaders', () => {
       remaining: null,
       resetSeconds: 5,
     });
-  });
-
-  test('reads the older dictionary form and the legacy trio', () => {
-    expect(parseQuotaHeaders({ ratelimit: 'limit=100, remaining=50, reset=5', 'ratelimit-policy': '100;w=60' })).toEqual({
-      policy: 'default',
-      limit: 100,
-      remaining: 50,
-      resetSeconds: 5,
-    });
-    expect(
-      parseQuotaHeaders({ 'ratelimit-limit': '100', 'ratelimit-remaining': '1', 'ratelimit-reset': '9' }),
-    ).toEqual({ policy: 'default', limit: 100, remaining: 1, resetSeconds: 9 });
-    const now = Date.UTC(2025, 0, 1);
-    expect(
-      parseQuotaHeaders({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(now / 1000 + 42) }, now),
-    ).toEqual({ policy: 'default', limit: 60, remaining: 59, resetSeconds: 42 });
   });
 
   test('is undefined without quota headers and null for what it cannot read', () => {

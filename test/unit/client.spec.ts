@@ -517,7 +517,7 @@ test.describe('quota', () => {
           ? { json: { status: 'ok', version: '0.1.0' } }
           : {
               ...problem(404, 'message_not_found', 'gone'),
-              headers: { 'ratelimit-limit': '500', 'ratelimit-remaining': '7', 'ratelimit-reset': '60' },
+              headers: { 'ratelimit-policy': '"monthly";q=500;w=2592000', ratelimit: '"monthly";r=7;t=60' },
             },
     );
     await client.health();
@@ -525,7 +525,7 @@ test.describe('quota', () => {
     await client.health();
     expect(client.quota?.remaining).toBe(9_998); // a response without quota headers keeps the last state
     await rejection(client.getMessage('mbx_1', 'msg_x'));
-    expect(client.quota).toEqual({ policy: 'default', limit: 500, remaining: 7, resetSeconds: 60 });
+    expect(client.quota).toEqual({ policy: 'monthly', limit: 500, remaining: 7, resetSeconds: 60 });
   });
 });
 

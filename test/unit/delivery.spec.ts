@@ -20,8 +20,8 @@ import { testContext as context } from '../helpers/service-context.js';
 
 // ---- helpers ------------------------------------------------------------------------------
 
-/** A status; `hang`: no answer; `big`: 200 with a 1 MiB body; `stall`: 200, then a body that never ends. */
-type Answer = number | 'hang' | 'big' | 'stall';
+/** A status; `hang`: no answer; `big`: 200 with a 1 MiB body; `stall`: 200, then a body that never ends; `drop`: the connection closed unanswered. */
+type Answer = number | 'hang' | 'big' | 'stall' | 'drop';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -47,6 +47,7 @@ async function startReceiver(secret: () => string, clock: Clock, script: Answer[
       const answer = script.shift() ?? 200;
       if (holding) held.push(res);
       else if (answer === 'big') res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(1 << 20));
+      else if (answer === 'drop') req.socket.destroy();
       else if (answer === 'stall') res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' }).write('partial');
       else if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'nope');
       waiters = waiters.filter((w) => (received.length >= w.count ? (w.resolve(), false) : true));
@@ -233,6 +234,19 @@ test.describe('WebhookDispatcher', () => {
     expect(outcomes).toContainEqual([200, null, true]);
     expect(outcomes).toContainEqual([null, 'timeout after 300 ms', false]);
     expect(receiver.received).toHaveLength(2);
+  });
+
+  test('a receiver that closes the connection without answering is logged as such, and retried', async () => {
+    const ctx = context(store, clock);
+    const { webhook, mailbox } = await seed(ctx, receiver.url);
+    secret = webhook.secret;
+    receiver.script.push('drop');
+    await using dispatcher = new WebhookDispatcher(ctx).start();
+
+    await receiveMail(ctx, mailbox);
+    await dispatcher.idle();
+    const [delivery] = await log(ctx, webhook);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [{ attempt: 1, statusCode: null, error: 'connection closed by the receiver', ok: false }] });
   });
 
   test('connection refused is retried until the schedule is exhausted, then failed', async () => {

@@ -4,11 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { pino } from 'pino';
+import { Agent, request } from 'undici';
 import { generateWebhookSecret } from '../../src/protocol/index.js';
 import { FakeClock } from '../helpers/clock.js';
 import { testConfig } from '../helpers/service-context.js';
 import { createWebhookClient, postWebhook } from '../../src/server/delivery/attempt.js';
-import { Http1Client } from '../../src/server/delivery/http1.js';
 import {
   PrivateAddressError,
   WebhookUrlError,
@@ -166,8 +166,11 @@ test.describe('guardedLookup (DNS rebinding)', () => {
     const { port } = server.address() as AddressInfo;
     const guarded = createWebhookClient({ host: '0.0.0.0', allowPrivateWebhooks: false });
     const open = createWebhookClient({ host: '127.0.0.1', allowPrivateWebhooks: false });
-    const target = { protocol: 'http:', hostname: 'localhost', port, host: `localhost:${port}`, path: '/' } as const;
-    const post = (client: Http1Client) => client.post(target, {}, '{}', { signal: new AbortController().signal, maxBody: 1024 });
+    const post = async (dispatcher: Agent) => {
+      const { statusCode, body } = await request(`http://localhost:${port}/`, { dispatcher, method: 'POST', body: '{}' });
+      await body.dump();
+      return statusCode;
+    };
     try {
       const refused = await post(guarded).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(PrivateAddressError);
@@ -182,7 +185,7 @@ test.describe('guardedLookup (DNS rebinding)', () => {
 
 test('a DNS-time refusal reaches API callers as "refused: private address"; where the name resolved goes to the server log only', async () => {
   // What guardedLookup does for a name that resolves into the internal network.
-  const client = new Http1Client({ keepAliveMs: 1_000, lookup: (hostname, _options, callback) => callback(new PrivateAddressError(hostname, '10.20.30.40', 'private network (RFC 1918)'), '', 4) });
+  const client = new Agent({ connect: { lookup: (hostname, _options, callback) => callback(new PrivateAddressError(hostname, '10.20.30.40', 'private network (RFC 1918)'), '', 4) } });
   const logged: Array<Record<string, unknown>> = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
   try {

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../context.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
-import { frameworkProblem, installErrorHandling } from './problem.js';
+import { drainUnreadBodies, frameworkProblem, installErrorHandling } from './problem.js';
 import { configRoutes } from './routes/config.js';
 import { emailRoutes } from './routes/emails.js';
 import { systemRoutes } from './routes/system.js';
@@ -24,6 +24,7 @@ export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
     frameworkErrors: frameworkProblem,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  drainUnreadBodies(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

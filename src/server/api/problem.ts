@@ -75,3 +75,38 @@ export function installErrorHandling(app: FastifyInstance, pages: { notFoundPage
     return reply.code(404).type('application/problem+json').send(problem);
   });
 }
+
+/** The most of an unread request body read and thrown away before an answer is sent (bytes). */
+const UNREAD_BODY_DRAINED = 8 * 1024 * 1024;
+/** The longest an unread request body is waited for before the answer is sent anyway (ms). */
+const UNREAD_BODY_WAIT_MS = 5_000;
+
+/**
+ * Answers given before the request's body was read (a 413 for a body over the limit, a 401 before
+ * parsing) wait until the rest of that body has come and been thrown away, up to
+ * {@link UNREAD_BODY_DRAINED} bytes, and close the connection. A client that sends its body without
+ * `Expect: 100-continue` (Python's urllib, most plain clients) then reads the answer instead of a
+ * connection reset: closing a socket with unread bytes makes the kernel reset it.
+ */
+export function drainUnreadBodies(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const raw = request.raw;
+    if (raw.complete || raw.readableEnded || raw.destroyed) return done(null, payload);
+    void reply.header('connection', 'close');
+    const length = Number(raw.headers['content-length'] ?? 0);
+    if (length > UNREAD_BODY_DRAINED) return done(null, payload);
+    let read = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', finish).off('error', finish).off('close', finish);
+      done(null, payload);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > UNREAD_BODY_DRAINED) finish();
+    };
+    const timer = setTimeout(finish, UNREAD_BODY_WAIT_MS);
+    raw.on('data', onData).on('end', finish).on('error', finish).on('close', finish);
+    raw.resume();
+  });
+}

@@ -1,6 +1,6 @@
 // Owns small schema helpers for route declarations (error responses in OpenAPI). The codes
 // each status can carry come from the protocol's API_ERRORS table, never a second list.
-import { Type } from '../../protocol/type.js';
+import { Type } from 'typebox';
 import { API_ERRORS, Problem, type ApiErrorCode } from '../../protocol/index.js';
 
 /** What the description of a status adds to its list of codes. */

@@ -1,10 +1,10 @@
 // Owns one webhook attempt: the signed POST with a total timeout, its outcome in words, and
 // the retry policy that turns an outcome into the delivery's next state.
 import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
 import { webhookHeaders } from '../../protocol/index.js';
 import type { ResolvedConfig, ServiceContext } from '../context.js';
 import type { AttemptRecord, DeliveryRecord, Millis, WebhookRecord } from '../store/store.js';
-import { Http1Client, type Http1Target } from './http1.js';
 import { checkWebhookUrl, guardedLookup, PrivateAddressError, privateWebhooksAllowed, type WebhookUrlError } from './ssrf.js';
 
 /** The response body is read and thrown away; beyond this many bytes the connection is dropped. */
@@ -14,20 +14,24 @@ const MAX_DISCARDED_BODY = 64 * 1024;
 const KEEP_ALIVE_MS = 4_000;
 
 /**
- * The client webhook calls go through (http1.ts). Without private targets allowed its DNS
+ * The undici Agent webhook calls go through. Without private targets allowed its connect
  * lookup refuses private addresses (see `guardedLookup`). Close it when done.
  */
-export function createWebhookClient(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host'>): Http1Client {
-  return new Http1Client({ keepAliveMs: KEEP_ALIVE_MS, lookup: privateWebhooksAllowed(config) ? undefined : guardedLookup });
+export function createWebhookClient(config: Pick<ResolvedConfig, 'allowPrivateWebhooks' | 'host'>): Agent {
+  return new Agent({
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+    connect: privateWebhooksAllowed(config) ? {} : { lookup: guardedLookup },
+  });
 }
 
 /** One attempt's result, before it is numbered. */
 type AttemptOutcome = Omit<AttemptRecord, 'attempt'>;
 
 /** A webhook URL as attempts use it: why it is refused, or where to send. */
-type UrlVerdict = { refused: WebhookUrlError } | { refused: null; target: Http1Target };
+type UrlVerdict = { refused: WebhookUrlError } | { refused: null; origin: string; path: string };
 
-/** Verdicts by policy and URL: they never change, and each attempt asks (~0.1 ms after a pause, on the way to a waiting test). */
+/** Verdicts by policy and URL: they never change, and each attempt asks. */
 const urlVerdicts = new Map<string, UrlVerdict>();
 /** Past this many URLs the verdicts are forgotten and made again. */
 const URL_VERDICTS_KEPT = 1_000;
@@ -39,12 +43,8 @@ function verdictOf(url: string, allowPrivate: boolean): UrlVerdict {
     const refused = checkWebhookUrl(url, { allowPrivate });
     if (refused) verdict = { refused };
     else {
-      const { protocol, hostname, port, host, pathname, search } = new URL(url);
-      const target: Http1Target = {
-        protocol: protocol as Http1Target['protocol'], hostname, host, path: `${pathname}${search}`,
-        port: port ? Number(port) : protocol === 'https:' ? 443 : 80,
-      };
-      verdict = { refused: null, target };
+      const { origin, pathname, search } = new URL(url);
+      verdict = { refused: null, origin, path: `${pathname}${search}` };
     }
     if (urlVerdicts.size >= URL_VERDICTS_KEPT) urlVerdicts.clear();
     urlVerdicts.set(key, verdict);
@@ -59,7 +59,7 @@ function verdictOf(url: string, allowPrivate: boolean): UrlVerdict {
  */
 export async function postWebhook(
   ctx: Pick<ServiceContext, 'config' | 'clock'> & Partial<Pick<ServiceContext, 'log'>>,
-  client: Http1Client,
+  client: Agent,
   webhook: WebhookRecord,
   delivery: { id: string; payload: string },
 ): Promise<AttemptOutcome> {
@@ -82,7 +82,11 @@ export async function postWebhook(
       'user-agent': 'mailwright',
       ...webhookHeaders(webhook.secret, delivery.id, delivery.payload, clock.now()),
     };
-    const statusCode = await client.post(verdict.target, headers, delivery.payload, { signal: abort.signal, maxBody: MAX_DISCARDED_BODY });
+    const { statusCode, body } = await request(`${verdict.origin}${verdict.path}`, {
+      dispatcher: client, method: 'POST', headers, body: delivery.payload, signal: abort.signal,
+    });
+    // Read to its end and thrown away; a longer body ends the connection instead.
+    await body.dump({ limit: MAX_DISCARDED_BODY, signal: abort.signal });
     const ok = statusCode >= 200 && statusCode < 300;
     return { at, durationMs: elapsed(), statusCode, error: ok ? null : `HTTP ${statusCode}`, ok };
   } catch (error) {
@@ -111,7 +115,7 @@ const ERROR_WORDS: Record<string, string> = {
   ECONNREFUSED: CONNECTION_REFUSED,
   ECONNRESET: 'connection reset',
   EPIPE: 'connection reset',
-  MW_ERR_HTTP_CLOSED: 'connection closed by the receiver',
+  UND_ERR_SOCKET: 'connection closed by the receiver',
   ENOTFOUND: 'host not found',
   EAI_AGAIN: 'DNS lookup failed (temporary)',
   EHOSTUNREACH: 'host unreachable',

@@ -2,7 +2,7 @@
 // configured schedule from the store (so retries survive a restart and several instances
 // share the work through leases), records every attempt in the delivery log, and stops
 // retrying a target that refused every connection for a whole schedule.
-import type { Http1Client } from './http1.js';
+import type { Agent } from 'undici';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { toMessageReceivedEvent } from '../dto.js';
@@ -53,7 +53,7 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #leaseMs: number;
   readonly #maxIdleMs: number;
   /** Where attempts go out (see createWebhookClient); it holds nothing until the first. */
-  readonly #client: Http1Client;
+  readonly #client: Agent;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #onStored = (message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
     // Another instance's commit may owe deliveries too: look, so that if it dies before sending

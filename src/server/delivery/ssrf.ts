@@ -217,7 +217,7 @@ export class PrivateAddressError extends Error {
 }
 
 /**
- * A `lookup` for `net.connect` and `tls.connect` (the webhook client's connections) that resolves
+ * A `lookup` for the webhook Agent's connections (undici hands it to `net.connect` / `tls.connect`) that resolves
  * like `dns.lookup` and fails with {@link PrivateAddressError} when any resolved address is
  * private, so a name cannot be re-pointed at a private address after the URL was checked
  * (DNS rebinding).
