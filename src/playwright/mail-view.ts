@@ -2,12 +2,14 @@
 // fixture shows a mail, used by `inbox.open()` in the test's own browser and by the report's
 // PNG of each HTML mail. The mail is served by Playwright routing from an origin of its own
 // (nothing is listening there) with a Content-Security-Policy that lets no script, inline
-// handler, frame, font, stylesheet or form post run or load; `<link>` and `<meta http-equiv>`
-// (prefetch, preconnect, refresh) are taken out; every request of the page while the mail is
-// shown is aborted except the mail itself, its `cid:` parts (served from the message's own
-// source) and a navigation of the page (a click on a link), which goes out with the context's
-// cookies. Routing and viewport are undone once the page leaves the mail or shows another.
-// A text-only mail is shown as its text, wrapped, with its URLs as links.
+// handler, frame, font, stylesheet or form post run or load. `<link>`, `<meta http-equiv>`
+// (prefetch, preconnect, refresh), frames, forms, scripts, inline handlers and `javascript:`
+// URLs are taken out as well (a context made with `bypassCSP` ignores the policy). Every
+// request of the page while the mail is shown is aborted except the mail itself, its `cid:`
+// parts (served from the message's own source) and a navigation of the page (a click on a
+// link), which goes out with the context's cookies. Routing and viewport are undone once the
+// page leaves the mail or shows another. A text-only mail is shown as its text, wrapped, with
+// its URLs as links.
 import type { Frame, Page, Route } from '@playwright/test';
 import * as cheerio from 'cheerio';
 import createDebug from 'debug';
@@ -159,6 +161,8 @@ export function mailDocument(message: MailMessage, base: string): string {
   return $.html();
 }
 
+/** A URL that runs script when followed (browsers ignore white space and control characters in it). */
+const SCRIPT_URL = /^(?:javascript|vbscript):/i;
 const CID_IN_CSS = /url\(\s*(['"]?)cid:([^'")\s]+)\1\s*\)/gi;
 /** Attributes that load an image. */
 const IMAGE_ATTRIBUTES = ['src', 'background', 'poster', 'href', 'xlink:href'];
@@ -176,10 +180,15 @@ function safeHtml(html: string, base: string): string {
     for (const name of ['action', 'method', 'target', 'enctype']) $(form).removeAttr(name);
   });
   $('[formaction]').removeAttr('formaction');
+  // Scripts too, though the policy blocks them: a context made with `bypassCSP` ignores it.
+  $('script').remove();
   const cid = (id: string) => `${base}cid/${encodeURIComponent(safeDecode(id))}`;
   const pointCss = (css: string) => css.replace(CID_IN_CSS, (_m, _q, id: string) => `url("${cid(id)}")`);
   $('*').each((_, element) => {
     if (!isTag(element)) return;
+    for (const [name, value] of Object.entries(element.attribs)) {
+      if (/^on/i.test(name) || SCRIPT_URL.test(value.replace(/[\u0000-\u0020]/g, ''))) delete element.attribs[name];
+    }
     for (const name of IMAGE_ATTRIBUTES) {
       const value = element.attribs[name];
       if (value?.trim().toLowerCase().startsWith('cid:') && element.name !== 'a') element.attribs[name] = cid(value.trim().slice(4));
