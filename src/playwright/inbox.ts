@@ -372,6 +372,13 @@ export class Inbox {
       if (!isPage && !isPlaywrightContext(target)) {
         throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.open() needs the test's page or context to show "${message.subject}" in, e.g. inbox.open(message, page) or inbox.open(message, context)`);
       }
+      const { remote, width } = options;
+      if (remote !== undefined && remote !== 'block' && remote !== 'allow') {
+        throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.open() got remote: ${JSON.stringify(remote)}; use 'block' (the default: nothing the mail references is fetched) or 'allow' (its images load)`);
+      }
+      if (width !== undefined && (!Number.isInteger(width) || width < 1)) {
+        throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.open() got width: ${String(width)}; give the viewport width in px as a whole number ≥ 1 (default 800)`);
+      }
       this.#touch();
       const title = `open "${clipForTitle(message.subject) || '(no subject)'}" ${isPage ? 'in the page' : 'in a new tab'}`;
       return step(title, async () => {

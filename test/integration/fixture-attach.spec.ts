@@ -2,14 +2,14 @@
 // of the mail as inbox.open() shows it (no script runs, nothing is fetched), the browser starts only when a mail
 // is rendered, a browser that cannot start costs the PNG and nothing else, and each wait's
 // step says what arrived (subject, time, and the link or code it returned).
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { findChromium } from '../../src/index.js';
-import { annotation, failures, runInner, startService, type InnerRun, type InnerTest } from './fixture/run-inner.js';
+import { annotation, browserScript, failures, launchCount, runInner, startService, type InnerRun, type InnerTest } from './fixture/run-inner.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -50,15 +50,6 @@ async function startRemote() {
   };
 }
 
-/** A browser executable that appends a line to `log` each time it starts, then runs Chromium (or fails when `chromium` is undefined). */
-function browserScript(dir: string, log: string, chromium: string | undefined): string {
-  const path = join(dir, chromium ? 'chromium.sh' : 'broken-browser.sh');
-  const run = chromium ? `exec '${chromium}' "$@"` : 'echo "no browser here" >&2; exit 1';
-  writeFileSync(path, `#!/bin/sh\necho started >> '${log}'\n${run}\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
-
 /**
  * Runs attach-png.inner.ts in one worker with `chromium` as its browser (undefined: a browser
  * that cannot start). Returns the run, how often the browser was started, and what reached
@@ -78,8 +69,7 @@ async function runAttachPng(chromium: string | undefined) {
       timeoutMs: 270_000,
       env: { MW_BROWSER: browserScript(dir, log, chromium), MW_BROWSER_LOG: log, MW_REMOTE_URL: remote.url, DEBUG: 'mailwright:render' },
     });
-    const launches = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0;
-    return { run, launches, reached: [...remote.seen] };
+    return { run, launches: launchCount(log), reached: [...remote.seen] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -86,10 +86,13 @@ test('an HTML mail with a text part shows the HTML; a mail with neither is an em
   expect(load(mailDocument(message({}), BASE))('pre').text()).toBe('');
 });
 
-test('open() refuses a target that is not a page or context, and a message of another inbox, naming them', async () => {
+test('open() refuses a target that is not a page or context, a message of another inbox and unusable options, naming them', async () => {
   const inbox = new Inbox({} as InboxHost, { id: 'mbx_1', email: 'user@mailwright.test', expiresAt: new Date(Date.now() + 60_000).toISOString() } as never);
   const own = message({ html: '<p>x</p>', subject: 'Sign in' });
   await expect(inbox.open(own, {} as never)).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining('inbox.open(message, page)') });
   const other = new MailMessage({ ...own.data, mailboxId: 'mbx_2', mailbox: 'other@mailwright.test' });
   await expect(inbox.open(other, {} as never)).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining('a message received by other@mailwright.test') });
+  const page = { goto() {}, mainFrame() {} } as never;
+  await expect(inbox.open(own, page, { remote: 'yes' as never })).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining("'block' (the default") });
+  await expect(inbox.open(own, page, { width: 0 })).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining('width: 0') });
 });
