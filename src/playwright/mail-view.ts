@@ -5,13 +5,15 @@
 // handler, frame, font, stylesheet or form post run or load. `<link>`, `<meta http-equiv>`
 // (prefetch, preconnect, refresh), frames, forms, scripts, inline handlers and `javascript:`
 // URLs are taken out as well (a context made with `bypassCSP` ignores the policy). Every
-// request of the page while the mail is shown is aborted except the mail itself, its `cid:`
-// parts (served from the message's own source) and a navigation of the page (a click on a
-// link), which goes out with the context's cookies. Routing and viewport are undone once the
+// request of the page while the mail is shown is aborted except the mail itself and its `cid:`
+// parts (served from the message's own source). A link of the mail is followed as a mail client
+// follows it: the page goes to it as if it were typed in, with all the context's cookies; a
+// `target="_blank"` link opens a new tab of the context (there, as a click from another site). Routing and viewport are undone once the
 // page leaves the mail or shows another. A text-only mail is shown as its text, wrapped, with
 // its URLs as links.
 import type { Frame, Page, Route } from '@playwright/test';
 import * as cheerio from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
 import createDebug from 'debug';
 import { isTag, Text } from 'domhandler';
 import PostalMime from 'postal-mime';
@@ -63,7 +65,7 @@ export async function showMail(page: Page, mail: ShownMail, options: OpenOptions
   const before = shown.get(page);
   const base = `${MAIL_ORIGIN}/${++sequence}/`;
   const remote = options.remote ?? 'block';
-  const documentBody = mailDocument(mail.message, base);
+  const shownDocument = mailDocument(mail.message, base);
   let parts: Promise<Map<string, { type: string; body: Buffer }>> | undefined;
   const part = async (cid: string) => {
     parts ??= mail.source().then(inlineParts);
@@ -71,13 +73,22 @@ export async function showMail(page: Page, mail: ShownMail, options: OpenOptions
     return found.get(cid) ?? found.get(cid.toLowerCase());
   };
   const onMail = () => page.mainFrame().url().startsWith(base);
-
+  /** The link the page is following now (its request goes out as it is). */
+  let leaving: string | undefined;
+  // A link is followed as a mail client follows it: the browser opens it by itself, not as a
+  // navigation started by the mail's page, so the app's cookies go with it whatever their
+  // SameSite (a `Strict` cookie is left out of a click from another site), and no referrer.
+  // A `target="_blank"` link opens its tab as the click made it (Playwright cannot hold a tab's
+  // first navigation without losing the tab): a click from another site, as from a webmail.
+  const follow = (url: string) => {
+    page.goto(url).catch((error: unknown) => debug('following %s from %s: %O', url, mail.message.id, error));
+  };
   const handle = async (route: Route) => {
     const request = route.request();
     const url = request.url();
     if (url.startsWith(MAIL_ORIGIN)) {
       const path = url.startsWith(base) ? url.slice(base.length) : undefined;
-      if (path === '') return route.fulfill({ status: 200, headers: mailHeaders(remote), body: documentBody });
+      if (path === '') return route.fulfill({ status: 200, headers: mailHeaders(remote), body: shownDocument.html });
       if (path?.startsWith('cid/')) {
         const found = await part(decodeURIComponent(path.slice(4))).catch((error: unknown) => debug('no parts of %s: %O', mail.message.id, error));
         if (found) return route.fulfill({ status: 200, contentType: found.type, body: found.body });
@@ -87,7 +98,13 @@ export async function showMail(page: Page, mail: ShownMail, options: OpenOptions
     // The page has left the mail: its requests are the app's again.
     if (!onMail()) return route.fallback();
     // A click on a link (the only navigation left to a mail with its refresh and scripts taken out).
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) return route.fallback();
+    // Another navigation (back, forward, the test's own goto) goes as it is.
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      if (url === leaving || request.redirectedFrom() || !shownDocument.links.has(url)) return route.fallback();
+      leaving = url;
+      await route.abort('aborted');
+      return follow(url);
+    }
     // Fetched here and handed over, so the browser's rule against a page of no known address
     // loading from loopback or the private network does not refuse an image of the app under test.
     if (remote === 'allow' && request.resourceType() === 'image') return route.fulfill({ response: await route.fetch() });
@@ -140,9 +157,16 @@ function mailHeaders(remote: 'block' | 'allow'): Record<string, string> {
   };
 }
 
+/** A mail as shown: the document, and the URLs its links go to. */
+export interface MailDocument {
+  html: string;
+  /** Absolute URLs of its links (`<a href>`, `<area href>`), as the browser requests them. */
+  links: Set<string>;
+}
+
 /** The document a mail is shown as: its HTML made safe, else its text as a page, `cid:` pointing under `base`. */
-export function mailDocument(message: MailMessage, base: string): string {
-  if (message.html !== null) return safeHtml(message.html, base);
+export function mailDocument(message: MailMessage, base: string): MailDocument {
+  if (message.html !== null) return withLinks(safeHtml(message.html, base), base);
   const $ = cheerio.load('<!DOCTYPE html><html><head><meta charset="utf-8"><title></title></head><body><pre></pre></body></html>');
   $('title').text(message.subject);
   const pre = $('pre').attr('style', TEXT_STYLE);
@@ -158,7 +182,26 @@ export function mailDocument(message: MailMessage, base: string): string {
     }
   }
   pre.append(new Text(text.slice(at)));
-  return $.html();
+  return withLinks($, base);
+}
+
+/** The document and the URLs of its links, resolved as the browser resolves them (against its `<base href>`). */
+function withLinks($: CheerioAPI, base: string): MailDocument {
+  const links = new Set<string>();
+  let resolveFrom = base;
+  try {
+    resolveFrom = new URL($('base[href]').attr('href') ?? base, base).href;
+  } catch {
+    // An unusable <base href> is ignored, as browsers do.
+  }
+  $('a[href], area[href]').each((_, element) => {
+    try {
+      links.add(new URL($(element).attr('href') ?? '', resolveFrom).href);
+    } catch {
+      // Not a URL: the browser does not follow it either.
+    }
+  });
+  return { html: $.html(), links };
 }
 
 /** A URL that runs script when followed (browsers ignore white space and control characters in it). */
@@ -168,7 +211,7 @@ const CID_IN_CSS = /url\(\s*(['"]?)cid:([^'")\s]+)\1\s*\)/gi;
 const IMAGE_ATTRIBUTES = ['src', 'background', 'poster', 'href', 'xlink:href'];
 
 /** The mail's HTML with what a mail client leaves out taken out, and `cid:` references under `base`. */
-function safeHtml(html: string, base: string): string {
+function safeHtml(html: string, base: string): CheerioAPI {
   const $ = cheerio.load(html);
   // Fetches and navigations no policy header stops before a connection: prefetch, preconnect,
   // refresh, and frames (Chromium connects for a frame's navigation before the policy refuses it).
@@ -201,7 +244,7 @@ function safeHtml(html: string, base: string): string {
     const pointed = pointCss(css);
     if (pointed !== css) $(element).text(pointed);
   });
-  return $.html();
+  return $;
 }
 
 /** The message's parts that have a Content-ID, by that id without its angle brackets. */

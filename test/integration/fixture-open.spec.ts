@@ -1,6 +1,7 @@
 // Integration: inbox.open() as the report shows it — `open "subject" in the page` is a boxed
-// step of the test after its wait — and an API-only test starts no browser: `inbox`
-// does not depend on `page`, and open() uses the browser the test already has.
+// step of the test after its wait — an API-only test starts no browser (`inbox` does not
+// depend on `page`; open() uses the browser the test already has), and a link of the mail
+// carries the app's SameSite=Strict cookie (open.inner.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

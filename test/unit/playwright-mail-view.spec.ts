@@ -30,7 +30,7 @@ function message(body: { html?: string; text?: string; subject?: string }): Mail
 }
 
 test('HTML: links, refresh, frames, forms, scripts, inline handlers and javascript: URLs are taken out; content stays', () => {
-  const html = mailDocument(
+  const { html, links } = mailDocument(
     message({
       html:
         '<html><head><link rel="preconnect" href="http://t.test"><link rel="stylesheet" href="http://t.test/s.css">' +
@@ -47,13 +47,15 @@ test('HTML: links, refresh, frames, forms, scripts, inline handlers and javascri
   expect($('style').text()).toBe('p { color: red }');
   expect(html).not.toMatch(/onload|onclick|javascript|formaction|t\.test\/post/i);
   expect($('a[target="_blank"]').attr('href')).toBe('https://app.test/verify?t=1');
+  // The links the page follows as a mail client would (the javascript: one is gone).
+  expect([...links]).toEqual(['https://app.test/verify?t=1']);
   expect($('input[name="q"]')).toHaveLength(1);
   // Left to the policy and routing: the pixel is not fetched, but the mail's markup keeps it.
   expect($('img[alt="pixel"]').attr('src')).toBe('http://t.test/p.gif');
 });
 
 test('cid: references in src, background and CSS point under the mail origin; a cid: link is left alone', () => {
-  const html = mailDocument(
+  const { html } = mailDocument(
     message({
       html:
         '<style>.hero { background: url("cid:hero@x") }</style><table background="cid:bg@x"><tr><td style="background-image: url(cid:cell%40x)">' +
@@ -72,7 +74,9 @@ test('cid: references in src, background and CSS point under the mail origin; a 
 
 test('text-only: the text in a wrapped <pre>, escaped, each URL a link (one that begins another is not cut short)', () => {
   const text = 'Hi <b>there</b>,\n\nVerify: https://app.test/verify?t=abc&x=1.\nOr https://app.test/verify and https://app.test/verify?t=abc&x=1 again.';
-  const $ = load(mailDocument(message({ text, subject: 'Verify your email' }), BASE));
+  const shown = mailDocument(message({ text, subject: 'Verify your email' }), BASE);
+  const $ = load(shown.html);
+  expect([...shown.links]).toEqual(['https://app.test/verify?t=abc&x=1', 'https://app.test/verify']);
   expect($('title').text()).toBe('Verify your email');
   expect($('pre').attr('style')).toContain('white-space: pre-wrap');
   expect($('pre').text()).toBe(text);
@@ -82,8 +86,8 @@ test('text-only: the text in a wrapped <pre>, escaped, each URL a link (one that
 });
 
 test('an HTML mail with a text part shows the HTML; a mail with neither is an empty page', () => {
-  expect(load(mailDocument(message({ html: '<p>the html</p>', text: 'the text' }), BASE))('body').text()).toBe('the html');
-  expect(load(mailDocument(message({}), BASE))('pre').text()).toBe('');
+  expect(load(mailDocument(message({ html: '<p>the html</p>', text: 'the text' }), BASE).html)('body').text()).toBe('the html');
+  expect(load(mailDocument(message({}), BASE).html)('pre').text()).toBe('');
 });
 
 test('open() refuses a target that is not a page or context, a message of another inbox and unusable options, naming them', async () => {
@@ -95,4 +99,11 @@ test('open() refuses a target that is not a page or context, a message of anothe
   const page = { goto() {}, mainFrame() {} } as never;
   await expect(inbox.open(own, page, { remote: 'yes' as never })).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining("'block' (the default") });
   await expect(inbox.open(own, page, { width: 0 })).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining('width: 0') });
+});
+
+test('links resolve against the mail\'s <base href>, else the mail origin', () => {
+  const withBase = mailDocument(message({ html: '<base href="https://shop.test/app/"><a href="verify?t=1">v</a><a href="/help">h</a><a href="#top">t</a>' }), BASE);
+  expect([...withBase.links]).toEqual(['https://shop.test/app/verify?t=1', 'https://shop.test/help', 'https://shop.test/app/#top']);
+  const without = mailDocument(message({ html: '<a href="a b">x</a>' }), BASE);
+  expect([...without.links]).toEqual([`${BASE}a%20b`]);
 });
