@@ -100,10 +100,11 @@ export async function showMail(page: Page, mail: ShownMail, options: OpenOptions
     // A click on a link (the only navigation left to a mail with its refresh and scripts taken out).
     // Another navigation (back, forward, the test's own goto) goes as it is.
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-      if (url === leaving || request.redirectedFrom() || !shownDocument.links.has(url)) return route.fallback();
+      const link = shownDocument.links.get(url);
+      if (url === leaving || request.redirectedFrom() || link === undefined) return route.fallback();
       leaving = url;
       await route.abort('aborted');
-      return follow(url);
+      return follow(link);
     }
     // Fetched here and handed over, so the browser's rule against a page of no known address
     // loading from loopback or the private network does not refuse an image of the app under test.
@@ -160,8 +161,8 @@ function mailHeaders(remote: 'block' | 'allow'): Record<string, string> {
 /** A mail as shown: the document, and the URLs its links go to. */
 export interface MailDocument {
   html: string;
-  /** Absolute URLs of its links (`<a href>`, `<area href>`), as the browser requests them. */
-  links: Set<string>;
+  /** Its links (`<a href>`, `<area href>`) by the URL the browser requests (no fragment), each to its whole absolute URL. */
+  links: Map<string, string>;
 }
 
 /** The document a mail is shown as: its HTML made safe, else its text as a page, `cid:` pointing under `base`. */
@@ -187,7 +188,7 @@ export function mailDocument(message: MailMessage, base: string): MailDocument {
 
 /** The document and the URLs of its links, resolved as the browser resolves them (against its `<base href>`). */
 function withLinks($: CheerioAPI, base: string): MailDocument {
-  const links = new Set<string>();
+  const links = new Map<string, string>();
   let resolveFrom = base;
   try {
     resolveFrom = new URL($('base[href]').attr('href') ?? base, base).href;
@@ -196,7 +197,10 @@ function withLinks($: CheerioAPI, base: string): MailDocument {
   }
   $('a[href], area[href]').each((_, element) => {
     try {
-      links.add(new URL($(element).attr('href') ?? '', resolveFrom).href);
+      const url = new URL($(element).attr('href') ?? '', resolveFrom);
+      const whole = url.href;
+      url.hash = '';
+      if (!links.has(url.href)) links.set(url.href, whole);
     } catch {
       // Not a URL: the browser does not follow it either.
     }

@@ -48,7 +48,7 @@ test('HTML: links, refresh, frames, forms, scripts, inline handlers and javascri
   expect(html).not.toMatch(/onload|onclick|javascript|formaction|t\.test\/post/i);
   expect($('a[target="_blank"]').attr('href')).toBe('https://app.test/verify?t=1');
   // The links the page follows as a mail client would (the javascript: one is gone).
-  expect([...links]).toEqual(['https://app.test/verify?t=1']);
+  expect([...links.values()]).toEqual(['https://app.test/verify?t=1']);
   expect($('input[name="q"]')).toHaveLength(1);
   // Left to the policy and routing: the pixel is not fetched, but the mail's markup keeps it.
   expect($('img[alt="pixel"]').attr('src')).toBe('http://t.test/p.gif');
@@ -76,7 +76,7 @@ test('text-only: the text in a wrapped <pre>, escaped, each URL a link (one that
   const text = 'Hi <b>there</b>,\n\nVerify: https://app.test/verify?t=abc&x=1.\nOr https://app.test/verify and https://app.test/verify?t=abc&x=1 again.';
   const shown = mailDocument(message({ text, subject: 'Verify your email' }), BASE);
   const $ = load(shown.html);
-  expect([...shown.links]).toEqual(['https://app.test/verify?t=abc&x=1', 'https://app.test/verify']);
+  expect([...shown.links.values()]).toEqual(['https://app.test/verify?t=abc&x=1', 'https://app.test/verify']);
   expect($('title').text()).toBe('Verify your email');
   expect($('pre').attr('style')).toContain('white-space: pre-wrap');
   expect($('pre').text()).toBe(text);
@@ -101,9 +101,13 @@ test('open() refuses a target that is not a page or context, a message of anothe
   await expect(inbox.open(own, page, { width: 0 })).rejects.toMatchObject({ code: 'MW_ERR_INVALID_ARGUMENT', message: expect.stringContaining('width: 0') });
 });
 
-test('links resolve against the mail\'s <base href>, else the mail origin', () => {
+test('links resolve against the mail\'s <base href>, else the mail origin; each is known by its URL without fragment', () => {
   const withBase = mailDocument(message({ html: '<base href="https://shop.test/app/"><a href="verify?t=1">v</a><a href="/help">h</a><a href="#top">t</a>' }), BASE);
-  expect([...withBase.links]).toEqual(['https://shop.test/app/verify?t=1', 'https://shop.test/help', 'https://shop.test/app/#top']);
+  expect([...withBase.links]).toEqual([
+    ['https://shop.test/app/verify?t=1', 'https://shop.test/app/verify?t=1'],
+    ['https://shop.test/help', 'https://shop.test/help'],
+    ['https://shop.test/app/', 'https://shop.test/app/#top'],
+  ]);
   const without = mailDocument(message({ html: '<a href="a b">x</a>' }), BASE);
-  expect([...without.links]).toEqual([`${BASE}a%20b`]);
+  expect([...without.links.values()]).toEqual([`${BASE}a%20b`]);
 });
