@@ -123,7 +123,7 @@ test('a mail with a tracking pixel, scripts and inline handlers fetches nothing 
 
   // The pixel server counts: with remote images allowed the pixel fires.
   await inbox.open(message, page, { remote: 'allow' });
-  await expect.poll(() => pixel.hits.filter((hit) => hit.startsWith('GET /open.gif')).length).toBe(1);
+  await expect.poll(() => pixel.hits.filter((hit) => hit.startsWith('GET /open.gif')).length).toBeGreaterThan(0);
   expect(pixel.hits.filter((hit) => /\/(style|import|font|prefetch|frame|script|form|refresh)/.test(hit))).toEqual([]);
   await expect(email.locator('body')).not.toHaveAttribute('data-ran');
 });
