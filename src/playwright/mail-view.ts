@@ -6,11 +6,13 @@
 // (prefetch, preconnect, refresh), frames, forms, scripts, inline handlers and `javascript:`
 // URLs are taken out as well (a context made with `bypassCSP` ignores the policy). Every
 // request of the page while the mail is shown is aborted except the mail itself and its `cid:`
-// parts (served from the message's own source). A link of the mail is followed as a mail client
-// follows it: the page goes to it as if it were typed in, with all the context's cookies; a
-// `target="_blank"` link opens a new tab of the context (there, as a click from another site). Routing and viewport are undone once the
-// page leaves the mail or shows another. A text-only mail is shown as its text, wrapped, with
-// its URLs as links.
+// parts (served from the message's own source). A link of the mail is followed as a mail
+// client follows it: the page goes to it as if it were typed in, with all the context's
+// cookies; a `target="_blank"` link opens a new tab of the context (there, as a click from
+// another site). Routing and viewport are undone once the page leaves the mail or shows
+// another; the mail origin stays served for the page's life, so back or forward to a mail
+// shows it again, protected again. A text-only mail is shown as its text, wrapped, with its
+// URLs as links.
 import type { Frame, Page, Route } from '@playwright/test';
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
@@ -52,19 +54,28 @@ export interface ShownMail {
 /** Style of a text-only mail: as a mail client shows plain text, wrapped at the viewport. */
 const TEXT_STYLE = 'margin: 16px; white-space: pre-wrap; overflow-wrap: anywhere; font: 14px/1.5 ui-monospace, monospace;';
 
-/** Undoes the showing of the mail a page shows now. */
+/** A mail shown in a page: serves its document and parts, and arms the page's protections. */
+interface MailEntry {
+  /** Answers a request of its origin under its base. */
+  serve(route: Route, path: string): Promise<void>;
+}
+
+/** Per page: the mails it showed (by base), served for as long as the page lives. */
+const served = new WeakMap<Page, Map<string, MailEntry>>();
+/** Undoes the protections of the mail a page shows now. */
 const shown = new WeakMap<Page, () => Promise<void>>();
 let sequence = 0;
 
 /**
  * Shows `mail` in `page` (navigating it, so the page's history is kept) and resolves once
  * its document has loaded. The page is left showing it; see the module header for what is
- * blocked and what is undone when the page navigates on.
+ * blocked and what is undone when the page navigates on. Back or forward to the mail shows
+ * it again, protected again.
  */
 export async function showMail(page: Page, mail: ShownMail, options: OpenOptions = {}): Promise<void> {
-  const before = shown.get(page);
   const base = `${MAIL_ORIGIN}/${++sequence}/`;
   const remote = options.remote ?? 'block';
+  const width = options.width ?? MAIL_WIDTH;
   const shownDocument = mailDocument(mail.message, base);
   let parts: Promise<Map<string, { type: string; body: Buffer }>> | undefined;
   const part = async (cid: string) => {
@@ -83,20 +94,12 @@ export async function showMail(page: Page, mail: ShownMail, options: OpenOptions
   const follow = (url: string) => {
     page.goto(url).catch((error: unknown) => debug('following %s from %s: %O', url, mail.message.id, error));
   };
-  const handle = async (route: Route) => {
+  // Every request of the page but the mail origin's (the page route below serves those).
+  const guard = async (route: Route) => {
     const request = route.request();
     const url = request.url();
-    if (url.startsWith(MAIL_ORIGIN)) {
-      const path = url.startsWith(base) ? url.slice(base.length) : undefined;
-      if (path === '') return route.fulfill({ status: 200, headers: mailHeaders(remote), body: shownDocument.html });
-      if (path?.startsWith('cid/')) {
-        const found = await part(decodeURIComponent(path.slice(4))).catch((error: unknown) => debug('no parts of %s: %O', mail.message.id, error));
-        if (found) return route.fulfill({ status: 200, contentType: found.type, body: found.body });
-      }
-      return route.fulfill({ status: 404, headers: mailHeaders('block'), body: '' });
-    }
-    // The page has left the mail: its requests are the app's again.
-    if (!onMail()) return route.fallback();
+    // The mail's origin, and a page that has left the mail: its requests are the app's again.
+    if (url.startsWith(MAIL_ORIGIN) || !onMail()) return route.fallback();
     // A click on a link (the only navigation left to a mail with its refresh and scripts taken out).
     // Another navigation (back, forward, the test's own goto) goes as it is.
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
@@ -114,37 +117,88 @@ export async function showMail(page: Page, mail: ShownMail, options: OpenOptions
   };
   // A route still in flight when the page leaves the mail may be settled by Playwright meanwhile.
   const handler = (route: Route) =>
-    handle(route).catch(async (error: unknown) => {
+    guard(route).catch(async (error: unknown) => {
       debug('routing %s: %O', route.request().url(), error);
       await route.abort('failed').catch(() => {});
     });
   const everything = () => true;
-  await page.route(everything, handler);
-  // Undone only now, so no request of the page shown so far goes out unrouted meanwhile.
-  await before?.();
 
-  const previous = page.viewportSize();
-  const width = options.width ?? MAIL_WIDTH;
-  let undone: Promise<void> | undefined;
-  const undo = () =>
-    (undone ??= (async () => {
-      page.off('framenavigated', onNavigated);
-      if (shown.get(page) === undo) shown.delete(page);
-      await page.unroute(everything, handler).catch(() => {});
-      if (previous && previous.width !== width && !page.isClosed()) await page.setViewportSize(previous).catch(() => {});
-    })());
-  const onNavigated = (frame: Frame) => {
-    if (frame === page.mainFrame() && !onMail()) void undo();
-  };
-  shown.set(page, undo);
-  try {
-    if (previous && previous.width !== width) await page.setViewportSize({ width, height: previous.height });
+  let undo: (() => Promise<void>) | undefined;
+  /** Routes the page's requests and sizes its viewport for this mail, undoing those of the mail shown before; `navigating`: called while the page is on its way to the mail. */
+  const arm = async (navigating: boolean) => {
+    const before = shown.get(page);
+    if (undo && before === undo) return;
+    await page.route(everything, handler);
+    // Undone only now, so no request of the page shown so far goes out unrouted meanwhile.
+    await before?.();
+    leaving = undefined;
+    const previous = page.viewportSize();
+    let undone: Promise<void> | undefined;
+    const onNavigated = (frame: Frame) => {
+      if (frame === page.mainFrame() && !onMail()) void disarm();
+    };
+    const disarm = () =>
+      (undone ??= (async () => {
+        page.off('framenavigated', onNavigated);
+        if (shown.get(page) === disarm) shown.delete(page);
+        await page.unroute(everything, handler).catch(() => {});
+        if (previous && previous.width !== width && !page.isClosed()) await page.setViewportSize(previous).catch(() => {});
+      })());
+    undo = disarm;
+    shown.set(page, disarm);
     page.on('framenavigated', onNavigated);
+    if (!previous || previous.width === width) return;
+    const resize = page.setViewportSize({ width, height: previous.height });
+    // While the page navigates to the mail (back or forward), resizing waits for that
+    // navigation, which waits for this route: the size follows instead.
+    if (navigating) resize.catch((error: unknown) => debug('sizing the page for %s: %O', mail.message.id, error));
+    else await resize;
+  };
+
+  const entry: MailEntry = {
+    async serve(route, path) {
+      if (path === '') {
+        // Shown again by back or forward: protected again before its document arrives.
+        await arm(true);
+        return route.fulfill({ status: 200, headers: mailHeaders(remote), body: shownDocument.html });
+      }
+      if (path.startsWith('cid/')) {
+        const found = await part(decodeURIComponent(path.slice(4))).catch((error: unknown) => debug('no parts of %s: %O', mail.message.id, error));
+        if (found) return route.fulfill({ status: 200, contentType: found.type, body: found.body });
+      }
+      return route.fulfill({ status: 404, headers: mailHeaders('block'), body: '' });
+    },
+  };
+  await mailOrigin(page).then((entries) => entries.set(base, entry));
+  try {
+    await arm(false);
     await page.goto(base, { waitUntil: 'load' });
   } catch (error) {
-    await undo();
+    await undo?.();
     throw error;
   }
+}
+
+/** The mails a page showed; on first use, routes the mail origin's requests of the page to them (only those: a glob the browser matches). */
+async function mailOrigin(page: Page): Promise<Map<string, MailEntry>> {
+  let entries = served.get(page);
+  if (entries) return entries;
+  const known = new Map<string, MailEntry>();
+  entries = known;
+  served.set(page, known);
+  await page.route(`${MAIL_ORIGIN}/**`, async (route) => {
+    const url = route.request().url();
+    const [, base = '', path = ''] = /^(http:\/\/[^/]+\/[^/]+\/)(.*)$/.exec(url) ?? [];
+    const entry = known.get(base);
+    try {
+      if (entry) await entry.serve(route, path);
+      else await route.fulfill({ status: 404, headers: mailHeaders('block'), body: '' });
+    } catch (error) {
+      debug('serving %s: %O', url, error);
+      await route.abort('failed').catch(() => {});
+    }
+  });
+  return known;
 }
 
 /** The response headers of the mail's origin: no script, nothing loaded from elsewhere. */
