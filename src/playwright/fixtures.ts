@@ -160,6 +160,6 @@ async function attachReceived(testInfo: TestInfo, scope: TestScope, renderer: Ma
   const wanted = [...scope.inboxes].filter(([, policy]) => shouldAttach(policy, testInfo)).map(([inbox]) => inbox);
   if (wanted.length === 0) return;
   const deadline = renderDeadline(testInfo.timeout);
-  const count = await attachMessages(testInfo, wanted, (html) => renderer.render(html, deadline));
+  const count = await attachMessages(testInfo, wanted, (mail) => renderer.render(mail, deadline));
   debug('attached %d message(s) of %d inbox(es) to "%s"', count, wanted.length, testInfo.title);
 }

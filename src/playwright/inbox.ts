@@ -2,7 +2,7 @@
 // code), expectNoMessage and messages(). Each wait is a test.step (with an inner step naming
 // what arrived: subject, time, link or code), sees only messages in its window (since the
 // test started, or `since`), and times out with a MailwrightTimeoutError.
-import { test as base } from '@playwright/test';
+import { test as base, type BrowserContext, type Page } from '@playwright/test';
 import createDebug from 'debug';
 import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';
 import type { CodeHints, LinkHints } from '../extract/index.js';
@@ -18,6 +18,7 @@ import {
 } from './errors.js';
 import { explainMiss } from './explain.js';
 import { describeMatch, matchesMessage, validateMatch, type MatchInput } from './match.js';
+import { showMail, type OpenOptions } from './mail-view.js';
 import type { MailMessage } from './message.js';
 import type { AttachPolicy } from './options.js';
 import type { CallSite } from './call-site.js';
@@ -171,6 +172,14 @@ function inTest(): boolean {
   }
 }
 
+function isPlaywrightPage(target: unknown): target is Page {
+  return typeof target === 'object' && target !== null && typeof (target as Page).goto === 'function' && typeof (target as Page).mainFrame === 'function';
+}
+
+function isPlaywrightContext(target: unknown): target is BrowserContext {
+  return typeof target === 'object' && target !== null && typeof (target as BrowserContext).newPage === 'function' && typeof (target as BrowserContext).browser === 'function';
+}
+
 /** Longest subject, link or code shown in a step title; a longer one is cut with `…`. */
 const TITLE_VALUE_LENGTH = 72;
 
@@ -321,6 +330,63 @@ export class Inbox {
    */
   async source(message: MailMessage | string): Promise<Buffer> {
     return this.#host.rawSource(this.id, typeof message === 'string' ? message : message.id);
+  }
+
+  /**
+   * Shows one of this inbox's messages as a mail client would, in the test's own browser,
+   * so a locator finds and clicks its button as a user would:
+   * `email.getByRole('link', { name: 'Sign in' }).click()` follows the link in the target's
+   * browser context (its cookies and storage), a `target="_blank"` link opens a new tab of
+   * that context. Given a `Page`, that page shows the mail (its history is kept: `goBack()`
+   * returns); given a `BrowserContext`, a new tab of it does. Resolves with the page showing
+   * the mail. A boxed step in the report.
+   *
+   * While the mail is shown nothing it references is fetched (remote or loopback images,
+   * fonts, stylesheets, frames, prefetch, form posts) except its own `cid:` parts, and no
+   * script or inline handler in it runs; `{ remote: 'allow' }` lets remote images load. A
+   * text-only mail is shown as its text, wrapped, its URLs as links; an HTML mail as its HTML.
+   * The viewport is {@link OpenOptions.width} (800 px) wide while the mail is shown, so
+   * `await expect(email).toHaveScreenshot()` is stable; the page's routing and size are
+   * restored when it navigates away. The fixture never starts a browser for this.
+   *
+   * @throws {MailwrightFixtureError} `MW_ERR_INVALID_ARGUMENT` when `target` is neither a
+   * Page nor a BrowserContext, or the message was received by another inbox.
+   *
+   * @example
+   * ```ts
+   * const message = await inbox.waitForMessage({ subject: 'Sign in' });
+   * const email = await inbox.open(message, page);
+   * await email.getByRole('link', { name: 'Sign in to Shop' }).click();
+   * await expect(page.getByText('Welcome')).toBeVisible();
+   * ```
+   */
+  open(message: MailMessage, target: Page | BrowserContext, options: OpenOptions = {}): Promise<Page> {
+    return trackPending('inbox.open()', async (site) => {
+      if (message?.mailboxId !== this.id) {
+        throw new MailwrightFixtureError(
+          FIXTURE_ERROR_CODES.invalidArgument,
+          `inbox.open() of ${this.address} got ${message?.mailbox ? `a message received by ${message.mailbox}` : 'no message'}; open a message with the inbox that received it (inbox.waitForMessage() returns one).`,
+        );
+      }
+      const isPage = isPlaywrightPage(target);
+      if (!isPage && !isPlaywrightContext(target)) {
+        throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.open() needs the test's page or context to show "${message.subject}" in, e.g. inbox.open(message, page) or inbox.open(message, context)`);
+      }
+      const { remote, width } = options;
+      if (remote !== undefined && remote !== 'block' && remote !== 'allow') {
+        throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.open() got remote: ${JSON.stringify(remote)}; use 'block' (the default: nothing the mail references is fetched) or 'allow' (its images load)`);
+      }
+      if (width !== undefined && (!Number.isInteger(width) || width < 1)) {
+        throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.open() got width: ${String(width)}; give the viewport width in px as a whole number ≥ 1 (default 800)`);
+      }
+      this.#touch();
+      const title = `open "${clipForTitle(message.subject) || '(no subject)'}" ${isPage ? 'in the page' : 'in a new tab'}`;
+      return step(title, async () => {
+        const page = isPage ? target : await target.newPage();
+        await showMail(page, { message, source: () => this.source(message) }, options);
+        return page;
+      }, site);
+    });
   }
 
   /** @internal Used by the matchers. */

@@ -83,8 +83,8 @@ export interface MailwrightOptions {
   timeout?: number;
   /**
    * When messages received by a test are attached to its report (HTML as text/html, text
-   * as text/plain, the source as a message/rfc822 `.eml`, and the HTML as a browser shows
-   * it, as an image/png: rendered with scripts off and no network, in a browser of the
+   * as text/plain, the source as a message/rfc822 `.eml`, and the mail as `inbox.open()`
+   * shows it, as an image/png: no script runs and nothing is fetched, in a browser of the
    * test's engine started only when there is HTML to picture; skipped if none can start).
    * @default 'on-failure'
    */

@@ -1,28 +1,27 @@
-// Owns picturing received HTML mail for the report: a PNG of each mail as a browser shows
-// it, taken in a browser of the test's engine that is launched lazily (on the first mail
-// rendered in the worker, never for suites that render nothing) and closed with the worker.
-// Each mail gets a fresh context with JavaScript off and no network: every request is
-// answered locally (aborted, or a no-content reply for navigations such as a meta refresh),
-// the context is offline and its proxy is a dead loopback port, so remote images do not
-// load and nothing leaves the machine (`cid:` images stay broken). A render that fails or
-// runs out of time is logged (`DEBUG=mailwright:render`) and yields no picture; it never throws.
+// Owns picturing received HTML mail for the report: a PNG of each mail as `inbox.open()`
+// shows it (the same code: mail-view.ts), taken in a browser of the test's engine that is
+// launched lazily (on the first mail rendered in the worker, never for suites that render
+// nothing) and closed with the worker. Each mail gets a fresh context whose proxy is a dead
+// loopback port, so what routing does not see (a preconnect) cannot leave the machine either.
+// Starting the browser has a time bound of its own, apart from each mail's: on a busy machine
+// a slow start must not eat the time of the render. A render that fails or runs out of time
+// is logged (`DEBUG=mailwright:render`) and yields no picture; it never throws.
 import type { Browser, BrowserContext, BrowserType, LaunchOptions, PlaywrightWorkerOptions } from '@playwright/test';
 import createDebug from 'debug';
+import { MAIL_WIDTH, showMail, type ShownMail } from './mail-view.js';
 
 const debug = createDebug('mailwright:render');
 
-/** Viewport width the mail is laid out in, px (mail layouts aim at about 600 px). */
-const RENDER_WIDTH = 800;
 /** Height of the viewport, px: the shortest picture, so a short mail gives a short one. */
 const RENDER_MIN_HEIGHT = 240;
 /** Tallest picture, px: a longer mail is cut there. */
 const RENDER_MAX_HEIGHT = 5_000;
 /** Widest picture, px: a mail wider than the viewport is shown whole up to this. */
 const RENDER_MAX_WIDTH = 1_600;
-/** Longest one mail may take, ms (a first render also waits for the browser within this). */
-const RENDER_TIMEOUT = 5_000;
-/** Longest the renders of one test's report may take together, ms. */
-const RENDER_BUDGET = 15_000;
+/** Longest one mail may take once the browser is there, ms. */
+const RENDER_TIMEOUT = 10_000;
+/** Longest the renders of one test's report may take together, the browser's start included, ms. */
+const RENDER_BUDGET = 30_000;
 /** Longest the browser may take to start, ms, unless `launchOptions.timeout` says otherwise. */
 const LAUNCH_TIMEOUT = 30_000;
 /**
@@ -34,10 +33,11 @@ const DEAD_PROXY = 'http://127.0.0.1:9';
 /** Pictures HTML mail; the worker's `_mailwrightRenderer`. */
 export interface MailRenderer {
   /**
-   * A PNG of `html`, or `undefined` when it could not be made by `deadline` (ms since the
-   * epoch; at most {@link RENDER_TIMEOUT} from now) or at all. Never throws.
+   * A PNG of the mail as `inbox.open()` shows it, or `undefined` when it could not be made by
+   * `deadline` (ms since the epoch; the render itself at most {@link RENDER_TIMEOUT} after the
+   * browser is there) or at all. Never throws.
    */
-  render(html: string, deadline?: number): Promise<Buffer | undefined>;
+  render(mail: ShownMail, deadline?: number): Promise<Buffer | undefined>;
   /** Closes the browser when one was started. Idempotent. */
   close(): Promise<void>;
 }
@@ -73,36 +73,33 @@ class LazyRenderer implements MailRenderer {
     this.#source = source;
   }
 
-  async render(html: string, deadline = Infinity): Promise<Buffer | undefined> {
+  async render(mail: ShownMail, deadline = Infinity): Promise<Buffer | undefined> {
     if (this.#closed || this.#unavailable) return undefined;
     const started = Date.now();
-    const end = Math.min(deadline, started + RENDER_TIMEOUT);
-    if (end <= started) {
+    if (deadline <= started) {
       debug('no time left to render a mail');
       return undefined;
     }
     let context: BrowserContext | undefined;
+    let end = deadline;
     try {
-      const browser = await before(end, this.#started(), 'the browser did not start');
+      const browser = await before(deadline, this.#started(), 'the browser did not start');
+      end = Math.min(deadline, Date.now() + RENDER_TIMEOUT);
       context = await browser.newContext({
-        javaScriptEnabled: false,
-        offline: true,
         proxy: { server: DEAD_PROXY },
         serviceWorkers: 'block',
-        viewport: { width: RENDER_WIDTH, height: RENDER_MIN_HEIGHT },
+        viewport: { width: MAIL_WIDTH, height: RENDER_MIN_HEIGHT },
       });
-      // Navigations (a meta refresh, a link target) get "no content", so the mail stays shown.
-      await context.route('**/*', (route) => (route.request().isNavigationRequest() ? route.fulfill({ status: 204 }) : route.abort()));
       const page = await context.newPage();
       page.setDefaultTimeout(Math.max(1, end - Date.now()));
-      await page.setContent(html, { waitUntil: 'load' });
+      await showMail(page, mail);
       const png = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: RENDER_MAX_WIDTH, height: RENDER_MAX_HEIGHT }, animations: 'disabled' });
       // Closed before its context, so a `screenshot: 'on'` run does not picture it a second time.
       await page.close();
-      debug('rendered %d characters of HTML in %d ms', html.length, Date.now() - started);
+      debug('rendered %d characters of HTML in %d ms', mail.message.html?.length ?? 0, Date.now() - started);
       return png;
     } catch (error) {
-      debug('could not render a mail (%d characters of HTML) within %d ms; no PNG attached: %O', html.length, end - started, error);
+      debug('could not render a mail (%d characters of HTML) within %d ms; no PNG attached: %O', mail.message.html?.length ?? 0, end - started, error);
       return undefined;
     } finally {
       await context?.close().catch((error: unknown) => debug('closing a render context failed: %O', error));
