@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
 import type { RecipientMailbox, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
-import { parseMessage } from '../mime/parse.js';
+import { parseMessage, parseSummary } from '../mime/parse.js';
 
 /** An SMTP reply error: smtp-server sends `responseCode` and the message. */
 function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
@@ -128,17 +128,19 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
             // rejectOversized makes smtp-server answer `552 5.3.4` itself, whatever we pass here.
             throw smtpError(552, `message exceeds the ${config.maxMessageSize} byte limit (SIZE); send a smaller message`);
           }
-          // Read once, whole: the summary is stored beside the source, and the body goes with
-          // the commit's report (a webhook's payload is built from it, not from the store).
-          const { from, to, cc, subject, headers, text, html, attachments } = await parseMessage(raw);
-          const body = { headers, text, html, attachments };
           const now = clock.now();
           const plan = await planCopies(store, [...state.mailboxes.values()], now);
+          // The summary is stored beside the source; the body is read from the source when asked
+          // for, but for a message owed to a webhook: read whole here, once, its deliveries go out
+          // as soon as it commits, built from this read rather than from the store.
+          const whole = plan.some((copy) => copy.webhookIds.length > 0) ? await parseMessage(raw) : undefined;
+          const { from, to, cc, subject } = whole ?? await parseSummary(raw);
+          const body = whole && { headers: whole.headers, text: whole.text, html: whole.html, attachments: whole.attachments };
           // Waiters and webhooks hear of the message once it is committed (the store's readers
           // see it from then on), while the log is synced; the sender's 250 waits for the sync.
           const copies = await store.insertMessage(plan, { from, to, cc, subject, raw }, now, (committed) => {
             try {
-              for (const copy of committed) bus.emit('message.stored', { ...copy.message, body }, copy.deliveries, false);
+              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries, false);
             } catch (error) {
               log.error({ err: error }, 'a message.stored listener failed');
             }
