@@ -1,7 +1,6 @@
 // How the SQLite store commits arriving mail: on the event loop, messages handed over together
-// (or while the previous group's log sync ran) in one transaction, every message failing or
-// succeeding on its own, each caller told of its commit before its sync ends, and nothing under
-// way lost on close.
+// in one transaction, every message failing or succeeding on its own, each caller told of its
+// commit before its sync ends, and nothing under way lost on close.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +43,7 @@ test('mail handed over together shares one transaction; each caller is told of i
   }
 });
 
-test('a caller hears of its commit before its sync ends; what arrives while the log syncs shares the next transaction', async () => {
+test('a caller hears of its commit before its sync ends; what arrives meanwhile shares the next transaction', async () => {
   const { store, boxes: [box] } = await storeWithMailboxes(['a']);
   try {
     const plan = [{ mailboxId: box!.id, webhookIds: [] }];

@@ -1,5 +1,6 @@
-// Unit tests of WalSync (src/server/store/wal-sync.ts): callers that arrive while a sync of
-// the log runs share the next one (group commit); a log not created yet needs no sync.
+// Unit tests of WalSync (src/server/store/wal-sync.ts): each caller's sync resolves once the log
+// is on disk, overlapping ones included; a log not created yet needs no sync; close() waits for
+// the syncs under way.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,18 +14,17 @@ function logWithFrames(): string {
   return file;
 }
 
-test('callers arriving while a sync runs share one more sync, which starts after theirs', async () => {
-  const file = logWithFrames();
-  const wal = new WalSync(file);
-  const first = wal.sync();
-  const later = Array.from({ length: 20 }, () => wal.sync());
-  expect(new Set(later).size).toBe(1); // one queued sync serves them all
-  expect(later[0]).not.toBe(first);
-  await Promise.all([first, ...later]);
-  expect(wal.syncs).toBe(2);
+test('overlapping syncs each resolve, and close() waits for those under way', async () => {
+  const wal = new WalSync(logWithFrames());
   await wal.sync();
-  expect(wal.syncs).toBe(3);
+  let ended = 0;
+  const running = Array.from({ length: 5 }, () => wal.sync().then(() => void ended++));
   await wal.close();
+  expect(ended).toBe(5);
+  await Promise.all(running);
+  expect(wal.syncs).toBe(6);
+  await wal.sync(); // closed: nothing more is synced
+  expect(wal.syncs).toBe(6);
   await wal.close();
 });
 

@@ -1,9 +1,9 @@
 // Owns the messages of the SQLite store: committing arriving mail and reading it back.
 // Arriving mail is committed on the event loop, in groups: every message handed over in one
-// turn of the loop, or while the previous group's log sync ran, shares one transaction and one
-// sync (a message of several rows in a savepoint of its own, so one failure fails only its own
-// message). Each message's caller hears of its commit at once (its readers see it from then on)
-// and is answered once the group's sync has ended.
+// turn of the loop shares one transaction and one log sync (a message of several rows in a
+// savepoint of its own, so one failure fails only its own message). Each message's caller
+// hears of its commit at once (its readers see it from then on) and is answered once the
+// group's sync has ended; the next group does not wait for that sync (wal-sync.ts).
 import { withBody } from '../mime/parse.js';
 import { newId, randomToken } from '../ids.js';
 import { COUNT_AFTER, MailboxCounts } from './mailbox-counts.js';
@@ -126,9 +126,10 @@ interface Arrival {
 
 /** Commits arriving mail in groups on the event loop (see the header). */
 class GroupCommit {
+  /** Messages handed over since the last group was committed. */
   #waiting: Arrival[] = [];
-  /** The round of commits running now, if any (it goes on while mail keeps arriving). */
-  #running: Promise<void> | null = null;
+  /** The log syncs of committed groups that have not ended. */
+  readonly #syncing = new Set<Promise<unknown>>();
   /** Transactions and messages committed so far (test and benchmark figures). */
   transactions = 0;
   messages = 0;
@@ -137,46 +138,42 @@ class GroupCommit {
 
   insert(job: InsertJob, onCommitted: OnCommitted | undefined): Promise<InsertedCopy[]> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ job, onCommitted, resolve, reject });
-      this.#running ??= this.#commit();
+      // What arrives in the rest of this turn of the loop joins the group.
+      if (this.#waiting.push({ job, onCommitted, resolve, reject }) === 1) setImmediate(() => this.#commit());
     });
   }
 
   /** Resolves once every message handed over so far is settled. */
   async settled(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#waiting.length > 0 || this.#syncing.size > 0) await Promise.allSettled([...this.#syncing, new Promise((resolve) => setImmediate(resolve))]);
   }
 
-  async #commit(): Promise<void> {
-    try {
-      // What arrives in the rest of this turn of the loop joins the first group.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      while (this.#waiting.length > 0) {
-        const group = this.#waiting;
-        this.#waiting = [];
-        const results = this.write(group.map((arrival) => arrival.job));
-        this.transactions++;
-        this.messages += group.length;
-        group.forEach(({ onCommitted }, i) => {
-          const result = results[i]!;
-          try {
-            if (!(result instanceof Error)) onCommitted?.(result);
-          } catch (error) {
-            results[i] = error as Error; // the caller's own listener failed: its caller hears of it
-          }
-        });
-        // What arrives while the log syncs waits for the next group.
-        const synced = await this.db.durable().then(() => null, (error: Error) => error);
-        group.forEach(({ resolve, reject }, i) => {
-          const result = synced ?? results[i]!;
-          if (result instanceof Error) reject(result);
-          else resolve(result);
-        });
+  #commit(): void {
+    const group = this.#waiting;
+    this.#waiting = [];
+    const results = this.write(group.map((arrival) => arrival.job));
+    this.transactions++;
+    this.messages += group.length;
+    group.forEach(({ onCommitted }, i) => {
+      const result = results[i]!;
+      try {
+        if (!(result instanceof Error)) onCommitted?.(result);
+      } catch (error) {
+        results[i] = error as Error; // the caller's own listener failed: its caller hears of it
       }
-    } finally {
-      // Right after the last look at #waiting: a message handed over from now on starts a new round.
-      this.#running = null;
-    }
+    });
+    // The sync starts at once, beside the previous group's if that one still runs: the next
+    // group never waits for it to be committed, and the syncs overlap on the thread pool.
+    const synced = this.db.durable().then(
+      () => group.forEach(({ resolve, reject }, i) => {
+        const result = results[i]!;
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      }),
+      (error: Error) => group.forEach(({ reject }) => reject(error)),
+    );
+    this.#syncing.add(synced);
+    void synced.finally(() => this.#syncing.delete(synced));
   }
 }
 

@@ -1,11 +1,11 @@
 // Owns making SQLite commits durable without stopping the event loop. The database runs in
 // WAL mode with synchronous=NORMAL: a commit appends its pages to the write-ahead log with
 // write(2) and returns; nothing is on disk until the log is synced. `WalSync.sync()` syncs
-// the log on libuv's thread pool, so SMTP sessions go on being served meanwhile, and one
-// fdatasync serves every commit made before it started (group commit): commits that land
-// while a sync is running share the next one. A caller acknowledges (SMTP `250`, an API
-// `201`) only after its sync resolves, so an acknowledged write survives a crash of the
-// process or of the machine, as with synchronous=FULL.
+// the log (fdatasync) on libuv's thread pool, so SMTP sessions go on being served meanwhile;
+// a sync covers every commit made before it started, and one started while another runs
+// overlaps with it (the disk ends two overlapping syncs sooner than two in a row). A caller
+// acknowledges (SMTP `250`, an API `201`) only after its sync resolves, so an acknowledged
+// write survives a crash of the process or of the machine, as with synchronous=FULL.
 //
 // SQLite itself syncs the log and the database file at every checkpoint (also in NORMAL
 // mode), so frames a checkpoint moves into the database stay durable when the log restarts.
@@ -13,12 +13,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 export class WalSync {
   #handle: Promise<FileHandle | null> | null = null;
-  /** The sync running now, if any. */
-  #running: Promise<void> | null = null;
-  /** The sync that starts when the running one ends (it covers every commit made before it starts). */
-  #queued: Promise<void> | null = null;
+  /** Syncs under way (close() waits for them). */
+  readonly #running = new Set<Promise<void>>();
   #closed = false;
-  /** Syncs started so far (a test figure: fewer than commits when commits were grouped). */
+  /** Syncs started so far (a test figure). */
   syncs = 0;
 
   /** @param walPath the database's `-wal` file */
@@ -27,22 +25,11 @@ export class WalSync {
   /** Resolves once everything committed before the call is on disk. */
   sync(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    if (this.#queued) return this.#queued;
-    if (!this.#running) return this.#start();
-    const after = () => {
-      this.#queued = null;
-      return this.#start();
-    };
-    this.#queued = this.#running.then(after, after);
-    return this.#queued;
-  }
-
-  #start(): Promise<void> {
     this.syncs++;
-    const run = this.#fdatasync().finally(() => {
-      if (this.#running === run) this.#running = null;
-    });
-    this.#running = run;
+    const run = this.#fdatasync();
+    this.#running.add(run);
+    const done = () => void this.#running.delete(run);
+    run.then(done, done);
     return run;
   }
 
@@ -58,15 +45,13 @@ export class WalSync {
       this.#handle = null; // not created yet: nothing was written, nothing to sync
       return;
     }
-    if (this.#closed) return;
     await handle.datasync();
   }
 
   /** Waits for syncs under way and closes the log's handle. */
   async close(): Promise<void> {
-    const pending = this.#queued ?? this.#running;
-    if (pending) await pending.catch(() => {});
     this.#closed = true;
+    await Promise.allSettled(this.#running);
     const handle = await this.#handle?.catch(() => null);
     await handle?.close();
   }
