@@ -4,11 +4,13 @@ import { accountFromRow, apiKeyFromRow, num, str } from './rows.js';
 import { isUniqueViolation, type SqliteDb } from './sqlite-db.js';
 import { StoreConflictError, type AccountRecord, type ApiKeyRecord, type Store } from './store.js';
 
+/** The methods of the Store this module implements for SQLite (its accounts). */
 export type SqliteAccounts = Pick<Store,
   | 'createAccount' | 'getAccount' | 'getAccountByEmail' | 'createApiKey' | 'findApiKeyByHash' | 'listApiKeys' | 'revokeApiKey' | 'touchApiKey'
   | 'setPassword' | 'setAccountRole' | 'listAccounts'
   | 'consumeCall' | 'getUsage' | 'addTopUp' | 'getTopUps' | 'createRedeemCode' | 'redeemCode'>;
 
+/** The accounts, keys and quota part of the SQLite store on `db`. */
 export function sqliteAccounts(db: SqliteDb): SqliteAccounts {
   const usage = (accountId: string, period: string) => num(db.get('SELECT used FROM quota_usage WHERE account_id = ? AND period = ?', accountId, period)?.used ?? 0);
   return {

@@ -30,6 +30,7 @@ const PAGE_SIZE = 8_192;
  */
 const RETAINED: unknown[] = [];
 
+/** Whether `error` is SQLite's refusal of a value already in a UNIQUE column. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -4,12 +4,14 @@ import { attemptFromRow, deliveryFromRow, optNum, webhookFromRow } from './rows.
 import type { SqliteDb } from './sqlite-db.js';
 import type { AttemptRecord, DeliveryRecord, Store, WebhookRecord } from './store.js';
 
+/** The methods of the Store this module implements for SQLite (its deliveries). */
 export type SqliteDeliveries = Pick<Store,
   | 'createWebhook' | 'listWebhooks' | 'getWebhook' | 'getWebhookById' | 'listBoundWebhookIds' | 'setWebhookRefusingSince' | 'deleteWebhook'
   | 'createDelivery' | 'claimDueDeliveries' | 'nextDeliveryDue' | 'recordAttempt' | 'listAttempts' | 'failPendingDeliveries' | 'listDeliveries'>;
 
 const LOG_ATTEMPT = 'INSERT OR REPLACE INTO delivery_attempts (delivery_id, attempt, at, duration_ms, status_code, error, ok) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
+/** The webhooks and deliveries part of the SQLite store on `db`. */
 export function sqliteDeliveries(db: SqliteDb): SqliteDeliveries {
   const attempts = (deliveryId: string): AttemptRecord[] => db.all('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', deliveryId).map(attemptFromRow);
   return {

@@ -8,10 +8,14 @@ import { MailboxLimitError, StoreConflictError, SWEEP_MAILBOXES_MAX, type Mailbo
 
 const RECIPIENT_LOOKUP_SQLITE = RECIPIENT_LOOKUP.replace('$1', '?');
 
+/** The methods of the Store this module implements for SQLite (its mailboxes). */
 export type SqliteMailboxes = Pick<Store,
   'createMailbox' | 'getMailbox' | 'countLiveMailboxes' | 'listLiveMailboxes' | 'findMailboxByAddress' | 'expireMailbox' | 'sweepExpired'>;
 
-/** @param countMessages a mailbox's message count (the messages' part of the store keeps it) */
+/**
+ * The mailboxes part of the SQLite store on `db`.
+ * @param countMessages a mailbox's message count (the messages' part of the store keeps it)
+ */
 export function sqliteMailboxes(db: SqliteDb, countMessages: (mailboxId: string) => Promise<number>): SqliteMailboxes {
   const countLive = (accountId: string, now: number) => num(db.get('SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?', accountId, now)?.n);
   return {

@@ -185,6 +185,7 @@ export type SqliteMessages = Pick<Store, 'insertMessage' | 'listMessages' | 'max
   settled(): Promise<void>;
 };
 
+/** The messages part of the SQLite store on `db`: group commit of arriving mail, and reads. */
 export function sqliteMessages(db: SqliteDb): SqliteMessages {
   const group = new GroupCommit(db, messageWriter(db));
   const counts = new MailboxCounts();

@@ -7,6 +7,7 @@ import type { Millis, Store } from './store.js';
 /** Most refusals kept (the sweeper trims the oldest beyond it). */
 const REFUSALS_KEPT = 10_000;
 
+/** The methods of the Store this module implements for SQLite (its refusals). */
 export type SqliteRefusals = Pick<Store, 'recordRefusal' | 'listRefusals'>;
 
 /** Deletes refusals older than a day at `now`, and the oldest beyond REFUSALS_KEPT (the sweeper does, in its transaction). */
@@ -14,6 +15,7 @@ export function trimRefusals(db: SqliteDb, now: Millis): void {
   db.run('DELETE FROM refusals WHERE at < ? OR seq <= (SELECT MAX(seq) FROM refusals) - ?', now - 86_400_000, REFUSALS_KEPT);
 }
 
+/** The refusals part of the SQLite store on `db`. */
 export function sqliteRefusals(db: SqliteDb): SqliteRefusals {
   return {
     async recordRefusal(r) {

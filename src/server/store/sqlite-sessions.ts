@@ -4,9 +4,11 @@ import { sessionFromRow, str } from './rows.js';
 import type { SqliteDb } from './sqlite-db.js';
 import type { Store } from './store.js';
 
+/** The methods of the Store this module implements for SQLite (its sessions). */
 export type SqliteSessions = Pick<Store,
   'ensureSetting' | 'saveSession' | 'getSession' | 'deleteSession' | 'deleteAccountSessions' | 'createSignInToken' | 'consumeSignInToken'>;
 
+/** The settings and web sessions part of the SQLite store on `db`. */
 export function sqliteSessions(db: SqliteDb): SqliteSessions {
   return {
     async ensureSetting(name, value) {
