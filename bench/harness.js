@@ -8,7 +8,6 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { SERVICE_NODE_FLAGS } from '../dist/playwright/config.js';
 
 export const KEY = 'mw_bench_key_0123456789';
 export const FROM = 'load@example.test';
@@ -96,9 +95,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
  */
 export async function startChild(kind, options = {}) {
   const dir = mkdtempSync(join(tmpdir(), `mailwright-bench-${kind}-`));
-  // mailwright runs with the Node flags `npm start` and mailwrightServer() use; MailDev as its own bin does.
-  // BENCH_NODE_ARGS adds flags to mailwright's (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
-  const execArgv = kind === 'mailwright' ? [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] : [];
+  // mailwright runs as `npx mailwright serve` does, without Node flags; MailDev as its own bin does.
+  // BENCH_NODE_ARGS gives mailwright flags (`npm start`'s SERVICE_NODE_FLAGS, or e.g.
+  // `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+  const execArgv = kind === 'mailwright' ? (process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
   const child = fork(CHILD, [kind, dir, JSON.stringify(options)], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const pending = new Map();
   let seq = 0;

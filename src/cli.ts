@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// The `mailwright` command. `serve` first makes sure it runs with the service's Node flags
-// (./cli/relaunch.ts), before anything else is loaded; every command is in ./cli/main.ts.
-import { relaunchWithServiceFlags } from './cli/relaunch.js';
+// The `mailwright` command; every command is in ./cli/main.ts. `mailwright serve` runs in this
+// process, with the Node flags it was started with (see SERVICE_NODE_FLAGS).
+import { run } from './cli/main.js';
 
-if (!relaunchWithServiceFlags()) {
-  const { run } = await import('./cli/main.js');
-  await run(process.argv.slice(2));
-}
+await run(process.argv.slice(2));

@@ -3,6 +3,7 @@
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { main } from '../../src/cli/main.js';
 import { HAS_SCRIPT, runCli, serveInTerminal } from './helpers/cli-process.js';
 import { spawnServe } from './helpers/serve-process.js';
 import { accountWithKey, cli, startTestService, tempDir } from './helpers/service.js';
@@ -87,30 +88,49 @@ test('serve in a pipe logs JSON lines and keeps the banner lines that tools read
 
 const COMMANDS = ['serve', 'accounts create', 'accounts list', 'keys create', 'keys list', 'keys revoke', 'mailboxes list', 'quota grant', 'quota code'];
 
+/**
+ * What `mailwright <args>` prints to stdout when it succeeds, run in this process (the usage
+ * text costs no store and no server): every command twice would be some twenty process
+ * starts, which a busy machine makes slow. A command that fails rejects.
+ */
+async function printed(...args: string[]): Promise<string> {
+  let stdout = '';
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  try {
+    await main(args);
+  } finally {
+    process.stdout.write = write;
+  }
+  return stdout;
+}
+
 test('--help and -h on every command print its own usage and exit 0; the main help lists them all with the exit codes', async () => {
   for (const command of COMMANDS) {
     for (const flag of ['--help', '-h']) {
-      const result = await runCli(...command.split(' '), flag);
-      expect(result, `${command} ${flag}`).toMatchObject({ code: 0, stderr: '' });
-      expect(result.stdout).toMatch(new RegExp(`^Usage: mailwright ${command} `));
-      expect(result.stdout).toContain('-h, --help');
+      const stdout = await printed(...command.split(' '), flag);
+      expect(stdout, `${command} ${flag}`).toMatch(new RegExp(`^Usage: mailwright ${command} `));
+      expect(stdout).toContain('-h, --help');
     }
   }
-  expect((await runCli('serve', '--help')).stdout).toContain('--log-format F');
-  expect((await runCli('keys', 'list', '--help')).stdout).toContain('--email E');
-  expect(await runCli('help', 'keys', 'list')).toEqual(await runCli('keys', 'list', '--help'));
+  expect(await printed('serve', '--help')).toContain('--log-format F');
+  expect(await printed('keys', 'list', '--help')).toContain('--email E');
+  expect(await printed('help', 'keys', 'list')).toEqual(await printed('keys', 'list', '--help'));
 
-  const main = await runCli('--help');
-  expect(main.code).toBe(0);
-  for (const command of COMMANDS) expect(main.stdout).toContain(`  ${command} `);
-  expect(main.stdout).toMatch(/Exit codes:\n {2}0 {2}success\n {2}1 {2}failure while running.*\n {2}2 {2}usage error/);
+  // The command itself, as a process: exit 0, nothing on stderr, the same text.
+  const mainHelp = await runCli('--help');
+  expect(mainHelp).toMatchObject({ code: 0, stderr: '', stdout: await printed('--help') });
+  for (const command of COMMANDS) expect(mainHelp.stdout).toContain(`  ${command} `);
+  expect(mainHelp.stdout).toMatch(/Exit codes:\n {2}0 {2}success\n {2}1 {2}failure while running.*\n {2}2 {2}usage error/);
+  expect(await runCli('keys', 'list', '-h')).toEqual({ code: 0, stderr: '', stdout: await printed('keys', 'list', '--help') });
 
-  const group = await runCli('keys', '--help');
-  expect(group.code).toBe(0);
-  for (const command of ['keys create', 'keys list', 'keys revoke']) expect(group.stdout).toContain(`mailwright ${command} `);
+  const group = await printed('keys', '--help');
+  for (const command of ['keys create', 'keys list', 'keys revoke']) expect(group).toContain(`mailwright ${command} `);
 });
 
 test('usage errors exit 2 with one line naming the flag and --help; failures while running exit 1', async () => {
+  // Each exit code is a process's own: some twenty starts, given the time a busy machine takes for them.
+  test.setTimeout(120_000);
   const data = join(tempDir(), 'exit.db');
   expect(await runCli('keys', 'list', '--email', 'qa@example.test', '--bogus', '--data', data)).toEqual({
     code: 2,
@@ -120,7 +140,8 @@ test('usage errors exit 2 with one line naming the flag and --help; failures whi
   const serve = await runCli('serve', '--no-such-flag');
   expect(serve).toMatchObject({ code: 2, stdout: '' });
   expect(serve.stderr).toBe('mailwright: unknown option --no-such-flag for `mailwright serve`; run `mailwright serve --help`\n');
-  for (const args of [
+  // The usage errors below started together (one after another they took most of a minute on a busy machine).
+  for (const run of [
     ['accounts', 'frobnicate'],
     ['keys'],
     ['--bogus'],
@@ -130,8 +151,8 @@ test('usage errors exit 2 with one line naming the flag and --help; failures whi
     ['serve', '--log-format', 'xml'],
     ['serve', '--log-level', 'loud'],
     ['accounts', 'create', '--email', 'a@example.test', '--role', 'pope', '--data', data],
-  ]) {
-    const result = await runCli(...args);
+  ].map(async (args) => ({ args, result: await runCli(...args) }))) {
+    const { args, result } = await run;
     expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
     expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
     expect(result.stderr).toMatch(/^mailwright: /);

@@ -63,6 +63,10 @@ for (const backend of BACKENDS) {
       return stores[0]!.createAccount({ email, role: 'civilian', isAdmin: false, passwordHash: null, now: NOW });
     }
 
+    test('a store says whether other instances share it', () => {
+      expect(stores[0]!.capabilities.sharedByInstances).toBe(backend.name === 'postgres');
+    });
+
     test('accounts are unique by email, found case-insensitively, and take a password and a role', async () => {
       const a = await account('Mixed@Example.com');
       expect(a.email).toBe('mixed@example.com');

@@ -60,10 +60,10 @@ export class WebhookDispatcher implements AsyncDisposable {
     // them, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
     if (deliveries.length === 0 && !remote) return;
     this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
-    // SQLite has one instance, so the deliveries this commit made are ours alone: send them now,
+    // A store no other instance shares: the deliveries this commit made are ours alone: send them now,
     // without a claiming transaction first (a look at the store that finds one of them under
     // way leaves it be, see #launch). Those past the in-flight bound wait for a claim.
-    if (!remote && this.#ctx.store.kind === 'sqlite') {
+    if (!remote && !this.#ctx.store.capabilities.sharedByInstances) {
       const room = this.#concurrency - this.#inFlight.size;
       for (const delivery of deliveries.slice(0, Math.max(0, room))) this.#launch(delivery, message);
       if (deliveries.length <= room) return;

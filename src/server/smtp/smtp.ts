@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
 import type { RecipientMailbox, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
-import { parseBody, parseSummary } from '../mime/parse.js';
+import { parseMessage, parseSummary } from '../mime/parse.js';
 
 /** An SMTP reply error: smtp-server sends `responseCode` and the message. */
 function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
@@ -38,11 +38,9 @@ interface StartedSmtp {
  * Reads the DATA stream into one buffer, stopping to keep at most `limit` + 1 bytes. Events,
  * not `for await`: the async iterator's machinery costs a lone message more than its bytes do.
  * The buffer is a memory block of its own, not a slice of Node's shared pool (what
- * Buffer.concat gives below 4 KiB): the store moves it to its writer's thread whole (see
- * insertMessage). Kept on this thread while the message waited for its commit, the pool's
- * 8 KiB blocks outlived young-generation collections under load and up to ~20 MB of them
- * waited for a full one: the malloc heap ended 13-23 MB larger after 20,000 messages over 5
- * sessions; moved, ~2 MB (RSS right after: 112-116 MB before, 106-110 since).
+ * Buffer.concat gives below 4 KiB): a pool's 8 KiB block lives as long as any slice of it, so
+ * sources held while they wait for their commit would keep whole blocks alive between
+ * collections.
  */
 function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw: Buffer; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -130,20 +128,19 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
             // rejectOversized makes smtp-server answer `552 5.3.4` itself, whatever we pass here.
             throw smtpError(552, `message exceeds the ${config.maxMessageSize} byte limit (SIZE); send a smaller message`);
           }
-          // Only the header block is read here: the body is read from the stored source when asked for.
-          const summary = await parseSummary(raw);
           const now = clock.now();
           const plan = await planCopies(store, [...state.mailboxes.values()], now);
-          // A message owed to a webhook is read whole here, once: its deliveries go out as soon
-          // as it commits, built from this read rather than from the store.
-          const body = plan.some((copy) => copy.webhookIds.length > 0) ? await parseBody(raw) : undefined;
+          // The summary is stored beside the source; the body is read from the source when asked
+          // for, but for a message owed to a webhook: read whole here, once, its deliveries go out
+          // as soon as it commits, built from this read rather than from the store.
+          const whole = plan.some((copy) => copy.webhookIds.length > 0) ? await parseMessage(raw) : undefined;
+          const { from, to, cc, subject } = whole ?? await parseSummary(raw);
+          const body = whole && { headers: whole.headers, text: whole.text, html: whole.html, attachments: whole.attachments };
           // Waiters and webhooks hear of the message once it is committed (the store's readers
           // see it from then on), while the log is synced; the sender's 250 waits for the sync.
-          const copies = await store.insertMessage(plan, { ...summary, raw }, now, (committed, inOrder) => {
+          const copies = await store.insertMessage(plan, { from, to, cc, subject, raw }, now, (committed) => {
             try {
-              // Out of order, the source may be on the writer's thread already (see insertMessage).
-              const fresh = inOrder ? { raw } : undefined;
-              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries, false, fresh);
+              for (const copy of committed) bus.emit('message.stored', body ? { ...copy.message, body } : copy.message, copy.deliveries, false);
             } catch (error) {
               log.error({ err: error }, 'a message.stored listener failed');
             }

@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { newId } from '../ids.js';
+import { withBody } from '../mime/parse.js';
 import { COUNT_AFTER, MailboxCounts } from './mailbox-counts.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import {
-  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, messageWithBodyFromRow, RAW_COLUMNS, num, optNum, RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow,
+  accountFromRow, apiKeyFromRow, attemptFromRow, bytes, deliveryFromRow, mailboxFromRow, messageFromRow, RAW_COLUMNS, num, optNum, RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow,
   sessionFromRow, str, SUMMARY_COLUMNS, webhookFromRow, type Row,
 } from './rows.js';
 import {
@@ -78,7 +79,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
 }
 
 class PostgresStore implements Store {
-  readonly kind = 'postgres' as const;
+  readonly capabilities = { sharedByInstances: true } as const;
   /** Tells this instance's own commit announcements from the others'. */
   readonly #instance = randomUUID();
   readonly #counts = new MailboxCounts();
@@ -403,8 +404,7 @@ class PostgresStore implements Store {
       }
       return inserted;
     });
-    // Other instances commit too, and their seqs are taken before they commit: never in order.
-    onCommitted?.(committed, false);
+    onCommitted?.(committed);
     return committed;
   }
 
@@ -416,7 +416,7 @@ class PostgresStore implements Store {
        ORDER BY m.seq LIMIT $5`,
       [input.accountId, input.afterSeq, input.now, input.mailboxIds ?? null, input.limit],
     );
-    return input.includeBody ? Promise.all(rows.map(messageWithBodyFromRow)) : rows.map(messageFromRow);
+    return input.includeBody ? Promise.all(rows.map((row) => withBody(messageFromRow(row), bytes(row.raw)))) : rows.map(messageFromRow);
   }
 
   async maxSeq() {
@@ -438,7 +438,7 @@ class PostgresStore implements Store {
 
   async getMessage(accountId: string, mailboxId: string, messageId: string) {
     const row = await this.#row(`SELECT ${RAW_COLUMNS} FROM messages WHERE id = $1 AND mailbox_id = $2 AND account_id = $3`, [messageId, mailboxId, accountId]);
-    return row ? messageWithBodyFromRow(row) : null;
+    return row ? withBody(messageFromRow(row), bytes(row.raw)) : null;
   }
 
   async getRawMessage(accountId: string, mailboxId: string, messageId: string) {

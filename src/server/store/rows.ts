@@ -1,7 +1,6 @@
 // Owns turning database rows into store records, for both backends: column names are the
 // same in SQLite and Postgres, and every value is normalised here (Postgres BIGINT arrives as
 // a string, SQLite booleans as 0/1).
-import { parseBody } from '../mime/parse.js';
 import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, MailboxRecord, RecipientMailbox, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
@@ -71,16 +70,6 @@ export function messageFromRow(r: Row): StoredMessage {
     receivedAt: num(r.received_at),
     size: num(r.size),
   };
-}
-
-/** A message with its body, read from the stored source (a row of RAW_COLUMNS). */
-export function messageWithBodyFromRow(r: Row): Promise<StoredMessage> {
-  return withBody(messageFromRow(r), bytes(r.raw));
-}
-
-/** `message` with its body: the one it has, or the one read from its source `raw`. */
-export async function withBody(message: StoredMessage, raw: Buffer): Promise<StoredMessage> {
-  return { ...message, body: message.body ?? await parseBody(raw) };
 }
 
 /** A BLOB/bytea column as a Buffer: both drivers already give one, so it is not copied. */

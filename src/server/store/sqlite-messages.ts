@@ -1,27 +1,21 @@
-// Owns writing arriving messages into a SQLite database: one transaction for a batch of
-// messages, a message of several rows in a savepoint of its own, so one failure fails only
-// its own message (a message alone is its transaction). Shared by the store's own connection (an in-memory
-// database) and by the ingest writer's thread (a database file, sqlite-ingest.ts), so both
-// write messages with the same statements.
-import type Database from 'better-sqlite3';
+// Owns the messages of the SQLite store: committing arriving mail and reading it back.
+// Arriving mail is committed on the event loop, in groups: every message handed over in one
+// turn of the loop shares one transaction and one log sync (a message of several rows in a
+// savepoint of its own, so one failure fails only its own message). Each message's caller
+// hears of its commit at once (its readers see it from then on) and is answered once the
+// group's sync has ended; the next group does not wait for that sync (wal-sync.ts).
+import { withBody } from '../mime/parse.js';
 import { newId, randomToken } from '../ids.js';
-import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, StoredMessage } from './store.js';
-
-/** One arriving message: its copies, as delivery routing planned them, and when it arrived. */
-export interface InsertJob {
-  copies: readonly CopyPlan[];
-  message: NewMessage;
-  now: Millis;
-}
-
-/** What became of one job: the copies stored (none when every mailbox expired meanwhile), or why it failed. */
-export type InsertResult = InsertedCopy[] | Error;
+import { COUNT_AFTER, MailboxCounts } from './mailbox-counts.js';
+import { bytes, messageFromRow, num, RAW_COLUMNS, SUMMARY_COLUMNS, type Row } from './rows.js';
+import type { SqliteDb } from './sqlite-db.js';
+import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, Store, StoredMessage } from './store.js';
 
 /**
  * The highest seq given so far: the newest message's, or the highest deleted one's
  * (messages_seq, see migration 7), so that no seq is ever given twice. The next is one more.
  */
-export const LAST_SEQ = 'SELECT MAX(COALESCE((SELECT MAX(seq) FROM messages), 0), (SELECT seq FROM messages_seq)) AS seq';
+const LAST_SEQ = 'SELECT MAX(COALESCE((SELECT MAX(seq) FROM messages), 0), (SELECT seq FROM messages_seq)) AS seq';
 
 /** Random characters after the seq in a message id. */
 const MESSAGE_ID_RANDOM = 16;
@@ -31,7 +25,7 @@ const MESSAGE_ID = new RegExp(`^msg_([0-9a-z]{1,11})_[0-9a-z]{${MESSAGE_ID_RANDO
  * The id of the message stored as `seq`: `msg_<seq in base 36>_<16 random characters>`. The
  * seq in it finds the row without an index on the id; the random part keeps ids unguessable.
  */
-export function messageId(seq: number): string {
+function messageId(seq: number): string {
   return `msg_${seq.toString(36)}_${randomToken(MESSAGE_ID_RANDOM)}`;
 }
 
@@ -39,45 +33,32 @@ export function messageId(seq: number): string {
  * The seq a message id names, or null for any other string (the ids of messages stored
  * before migration 7 are random and found in message_ids instead).
  */
-export function seqOfMessageId(id: string): number | null {
+function seqOfMessageId(id: string): number | null {
   const match = MESSAGE_ID.exec(id);
   if (!match) return null;
   const seq = Number.parseInt(match[1]!, 36);
   return Number.isSafeInteger(seq) ? seq : null;
 }
 
-/** Page size of a new database file. */
-export const PAGE_SIZE = 8_192;
-
-/**
- * Sets up a connection to a store's database. The page size applies to a new database only:
- * 8 KiB pages hold three 2-3 KB messages (a 4 KiB page holds one and leaves the rest empty;
- * larger pages cost more log per commit). NORMAL: commits do not sync the log; the store
- * syncs it off the event loop before anything is acknowledged (wal-sync.ts, sqlite-ingest.ts).
- * The log is cut back to 64 MiB after a checkpoint. `cacheKib` is the connection's page cache.
- * exec, not db.pragma(): pragma() makes a throw-away Statement (see RETAINED in sqlite.ts).
- */
-export function configureConnection(db: Database.Database, cacheKib: number): void {
-  db.exec(`PRAGMA page_size = ${PAGE_SIZE}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = ${64 * 1024 * 1024};
-    PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = ${-cacheKib};`);
+/** One arriving message: its copies, as delivery routing planned them, and when it arrived. */
+interface InsertJob {
+  copies: readonly CopyPlan[];
+  message: NewMessage;
+  now: Millis;
 }
 
-/**
- * Prepares, once, what writing messages into `db` takes, and returns the batch writer: it
- * commits `jobs` in one transaction and answers, in order, each job's copies or its error.
- * `prepare` makes (or finds) the connection's statement for an SQL text; the caller keeps
- * what it prepares for the life of the connection.
- */
-export function messageWriter(db: Database.Database, prepare: (sql: string) => Database.Statement): (jobs: readonly InsertJob[]) => InsertResult[] {
-  // Read in the write transaction, so no other connection gives a seq meanwhile.
-  const lastSeq = prepare(LAST_SEQ);
+/** What became of one job: the copies stored (none when every mailbox expired meanwhile), or why it failed. */
+type InsertResult = InsertedCopy[] | Error;
+
+/** Commits `jobs` in one transaction and answers, in order, each job's copies or its error. */
+function messageWriter(db: SqliteDb): (jobs: readonly InsertJob[]) => InsertResult[] {
   // The mailbox is read by the insert itself: one that expired since RCPT gets no copy.
-  const insertMessage = prepare(`INSERT INTO messages
+  const insertMessage = db.prepare(`INSERT INTO messages
       (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
       SELECT ?, ?, account_id, id, address, ?, ?, ?, ?, ?, ?, ? FROM mailboxes WHERE id = ? AND expires_at > ?
       RETURNING account_id, mailbox`);
   // A webhook deleted since the plan was made gets no delivery (and breaks no foreign key).
-  const insertDelivery = prepare(`INSERT INTO deliveries
+  const insertDelivery = db.prepare(`INSERT INTO deliveries
       (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
       SELECT ?, id, account_id, 'message.received', ?, ?, 'pending', 0, ?, ? FROM webhooks WHERE id = ? AND account_id = ?`);
 
@@ -88,13 +69,12 @@ export function messageWriter(db: Database.Database, prepare: (sql: string) => D
     const size = message.raw.length;
     const inserted: InsertedCopy[] = [];
     const seen = new Set<string>();
-    let seq = Number((lastSeq.get() as { seq: number }).seq) + 1;
+    let seq = num(db.get(LAST_SEQ)!.seq) + 1;
     for (const copy of copies) {
       if (seen.has(copy.mailboxId)) continue;
       seen.add(copy.mailboxId);
       const id = messageId(seq);
-      const row = insertMessage.get(seq, id, fromJson, toJson, ccJson, message.subject, now, size, message.raw, copy.mailboxId, now) as
-        { account_id: string; mailbox: string } | undefined;
+      const row = insertMessage.get(seq, id, fromJson, toJson, ccJson, message.subject, now, size, message.raw, copy.mailboxId, now) as Row | undefined;
       if (!row) continue;
       const accountId = String(row.account_id);
       const stored: StoredMessage = {
@@ -114,13 +94,12 @@ export function messageWriter(db: Database.Database, prepare: (sql: string) => D
     return inserted;
   };
 
-  // The batch's transaction and each message's savepoint, wrapped once (better-sqlite3 builds
-  // a function with its BEGIN/SAVEPOINT statements per wrap; called outside a transaction,
-  // insertAtomically is one of its own). A message whose copies and
-  // deliveries are one INSERT (one mailbox, no webhook: most mail) needs no savepoint: a failed
-  // statement is undone on its own and leaves the batch's transaction as it was.
-  const insertAtomically = db.transaction(insertCopies);
-  const insertBatch = db.transaction((jobs: readonly InsertJob[]) => jobs.map((job): InsertResult => {
+  // Each message of a group in a savepoint of its own (better-sqlite3 nests a transaction
+  // function called inside another as a savepoint), but for a message whose copy is one INSERT
+  // (one mailbox, no webhook: most mail): a failed statement is undone on its own. A message
+  // alone is its transaction's only work: no savepoint, a failure rolls the whole back.
+  const insertAtomically = db.db.transaction(insertCopies);
+  const insertGroup = db.db.transaction((jobs: readonly InsertJob[]) => jobs.map((job): InsertResult => {
     try {
       const single = job.copies.length === 1 && job.copies[0]!.webhookIds.length === 0;
       return single ? insertCopies(job) : insertAtomically(job);
@@ -130,12 +109,143 @@ export function messageWriter(db: Database.Database, prepare: (sql: string) => D
   }));
   return (jobs) => {
     try {
-      // A message alone is its transaction's only work: no savepoint (a cold SAVEPOINT and
-      // RELEASE cost as much as the message's own rows); a failure rolls the whole back.
-      if (jobs.length === 1) return [insertAtomically.immediate(jobs[0]!)];
-      return insertBatch.immediate(jobs);
+      return jobs.length === 1 ? [insertAtomically.immediate(jobs[0]!)] : insertGroup.immediate(jobs);
     } catch (error) {
       return jobs.map(() => error as Error);
     }
+  };
+}
+
+/** A message handed to {@link GroupCommit} and waiting for its group's commit and sync. */
+interface Arrival {
+  job: InsertJob;
+  onCommitted: OnCommitted | undefined;
+  resolve: (copies: InsertedCopy[]) => void;
+  reject: (error: Error) => void;
+}
+
+/** Commits arriving mail in groups on the event loop (see the header). */
+class GroupCommit {
+  /** Messages handed over since the last group was committed. */
+  #waiting: Arrival[] = [];
+  /** The log syncs of committed groups that have not ended. */
+  readonly #syncing = new Set<Promise<unknown>>();
+  /** Transactions and messages committed so far (test and benchmark figures). */
+  transactions = 0;
+  messages = 0;
+
+  constructor(private readonly db: SqliteDb, private readonly write: (jobs: readonly InsertJob[]) => InsertResult[]) {}
+
+  insert(job: InsertJob, onCommitted: OnCommitted | undefined): Promise<InsertedCopy[]> {
+    return new Promise((resolve, reject) => {
+      // What arrives in the rest of this turn of the loop joins the group.
+      if (this.#waiting.push({ job, onCommitted, resolve, reject }) === 1) setImmediate(() => this.#commit());
+    });
+  }
+
+  /** Resolves once every message handed over so far is settled. */
+  async settled(): Promise<void> {
+    while (this.#waiting.length > 0 || this.#syncing.size > 0) await Promise.allSettled([...this.#syncing, new Promise((resolve) => setImmediate(resolve))]);
+  }
+
+  #commit(): void {
+    const group = this.#waiting;
+    this.#waiting = [];
+    const results = this.write(group.map((arrival) => arrival.job));
+    this.transactions++;
+    this.messages += group.length;
+    group.forEach(({ onCommitted }, i) => {
+      const result = results[i]!;
+      try {
+        if (!(result instanceof Error)) onCommitted?.(result);
+      } catch (error) {
+        results[i] = error as Error; // the caller's own listener failed: its caller hears of it
+      }
+    });
+    // The sync starts at once, beside the previous group's if that one still runs: the next
+    // group never waits for it to be committed, and the syncs overlap on the thread pool.
+    const synced = this.db.durable().then(
+      () => group.forEach(({ resolve, reject }, i) => {
+        const result = results[i]!;
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      }),
+      (error: Error) => group.forEach(({ reject }) => reject(error)),
+    );
+    this.#syncing.add(synced);
+    void synced.finally(() => this.#syncing.delete(synced));
+  }
+}
+
+/** The message half of the Store on `db`, and the figures of its commits. */
+export type SqliteMessages = Pick<Store, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
+  /** Transactions and messages committed so far (test and benchmark figures). */
+  readonly commits: { readonly transactions: number; readonly messages: number };
+  /** Resolves once every message handed over so far is settled (the store's close waits for it). */
+  settled(): Promise<void>;
+};
+
+/** The messages part of the SQLite store on `db`: group commit of arriving mail, and reads. */
+export function sqliteMessages(db: SqliteDb): SqliteMessages {
+  const group = new GroupCommit(db, messageWriter(db));
+  const counts = new MailboxCounts();
+  /** A message's `columns` by its id: the seq in the id (or, for an id made before migration 7, in message_ids) finds the row. */
+  const byId = (columns: string, accountId: string, mailboxId: string, messageId: string) => db.get(
+    `SELECT ${columns} FROM messages WHERE seq = COALESCE(?, (SELECT seq FROM message_ids WHERE id = ?)) AND id = ? AND mailbox_id = ? AND account_id = ?`,
+    seqOfMessageId(messageId), messageId, messageId, mailboxId, accountId,
+  );
+  const withBodyFromRow = (row: Row) => withBody(messageFromRow(row), bytes(row.raw));
+  return {
+    commits: group,
+    settled: () => group.settled(),
+
+    insertMessage(copies, message, now, onCommitted) {
+      if (db.closed) return Promise.reject(new Error('the store is closed'));
+      return group.insert({ copies, message, now }, onCommitted);
+    },
+
+    async listMessages(input) {
+      const columns = (input.includeBody ? RAW_COLUMNS : SUMMARY_COLUMNS).split(', ').map((c) => `m.${c}`).join(', ');
+      const params: unknown[] = [input.accountId, input.afterSeq, input.now];
+      let filter = '';
+      if (input.mailboxIds) {
+        filter = ` AND m.mailbox_id IN (${input.mailboxIds.map(() => '?').join(', ')})`;
+        params.push(...input.mailboxIds);
+      }
+      params.push(input.limit);
+      const rows = db.all(
+        // With mailboxes named, their own index: the account's may hold far more messages than they do.
+        `SELECT ${columns} FROM messages m ${input.mailboxIds ? 'INDEXED BY messages_mailbox_seq ' : ''}JOIN mailboxes b ON b.id = m.mailbox_id
+         WHERE m.account_id = ? AND m.seq > ? AND b.expires_at > ?${filter} ORDER BY m.seq LIMIT ?`,
+        ...params,
+      );
+      return input.includeBody ? Promise.all(rows.map(withBodyFromRow)) : rows.map(messageFromRow);
+    },
+
+    async maxSeq() {
+      return num(db.get(LAST_SEQ)?.seq ?? 0);
+    },
+
+    async listMailboxMessages(mailboxId, input) {
+      const rows = db.all(
+        `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE mailbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+        mailboxId, input.beforeSeq ?? Number.MAX_SAFE_INTEGER, input.limit,
+      );
+      return rows.map(messageFromRow);
+    },
+
+    countMailboxMessages(mailboxId) {
+      return counts.count(mailboxId, (after) => db.get(COUNT_AFTER.sqlite, mailboxId, after));
+    },
+
+    async getMessage(accountId, mailboxId, messageId) {
+      const row = byId(RAW_COLUMNS, accountId, mailboxId, messageId);
+      return row ? withBodyFromRow(row) : null;
+    },
+
+    async getRawMessage(accountId, mailboxId, messageId) {
+      const row = byId('raw', accountId, mailboxId, messageId);
+      return row ? bytes(row.raw) : null;
+    },
   };
 }

@@ -184,17 +184,23 @@ export interface InsertedCopy {
 }
 
 /**
- * What {@link Store.insertMessage} calls once its transaction has committed. `inOrder` is
- * true when every message committed before these copies has already been reported to its own
- * caller's `onCommitted`: a listener that has been told of none of those may then take the
- * copies as all there is up to their seq (a woken long-poll answers with the copy it was
- * told of, without reading the store again). False when the store cannot say, as when
- * another thread or instance commits too and its reports may still be on their way.
+ * What {@link Store.insertMessage} calls once its transaction has committed (the store's
+ * readers see the copies from then on), with the copies stored.
  */
-export type OnCommitted = (inserted: InsertedCopy[], inOrder: boolean) => void;
+export type OnCommitted = (inserted: InsertedCopy[]) => void;
+
+/** What a backend can do that the code using it may need to know. */
+export interface StoreCapabilities {
+  /**
+   * Several service instances may share the store (Postgres); false where one process owns it
+   * (SQLite). Where it is false, the deliveries a commit made are this instance's alone: it may
+   * send them at once, without claiming them first.
+   */
+  readonly sharedByInstances: boolean;
+}
 
 export interface Store {
-  readonly kind: 'sqlite' | 'postgres';
+  readonly capabilities: StoreCapabilities;
 
   // ---- accounts and keys
   createAccount(input: { email: string; role: string; isAdmin: boolean; passwordHash: string | null; now: Millis }): Promise<AccountRecord>;
@@ -267,12 +273,8 @@ export interface Store {
    * Resolves once the transaction is durable. `onCommitted` is called before that, as soon as
    * it has committed (readers of the store see the copies from then on), so listeners can be
    * told while the log is being synced; with a store whose commits are durable at once the two
-   * coincide. It is not called when the transaction fails.
-   *
-   * The store may take `message.raw` over: a Buffer that is the whole of its ArrayBuffer (as
-   * SMTP's is) is moved, not copied, to a writer on another thread, and is empty here after
-   * the call. Read what is needed of it before; `onCommitted` with `inOrder` true is called
-   * only while it is whole (a message committed on this thread is never moved).
+   * coincide. It is not called when the transaction fails. Messages handed over together may
+   * share one transaction and one sync.
    */
   insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted): Promise<InsertedCopy[]>;
   /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */

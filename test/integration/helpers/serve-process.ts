@@ -15,8 +15,7 @@ export interface ServeProcess {
 /**
  * Starts `node <SERVICE_NODE_FLAGS> dist/cli.js serve` as `npm start` and mailwrightServer() do,
  * so that `child` is the service itself (a signal, kill -9 included, reaches it and nothing
- * else). `nodeFlags: []` starts plain `node dist/cli.js serve`, as `npx mailwright serve` runs
- * it, which starts the service again with the flags (src/cli/relaunch.ts).
+ * else). `nodeFlags: []` starts plain `node dist/cli.js serve`, as `npx mailwright serve` runs it.
  */
 export async function spawnServe(args: string[], timeoutMs = 20_000, opts: { nodeFlags?: readonly string[] } = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [...(opts.nodeFlags ?? SERVICE_NODE_FLAGS), join(ROOT, 'dist', 'cli.js'), 'serve', '--http-port', '0', '--smtp-port', '0', '--log-level', 'warn', ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
