@@ -15,7 +15,7 @@ export interface FreshCopy {
 interface ServiceEvents {
   /**
    * A message copy was durably committed, with the webhook deliveries it is owed (due now).
-   * `remote`: another instance sharing the store committed it (its deliveries are not listed here).
+   * `remote`: another instance sharing the store committed it with deliveries (not listed here; the dispatcher looks for them).
    * `fresh`: this instance's SMTP committed it just now, in order (see {@link FreshCopy}).
    */
   'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[], remote?: boolean, fresh?: FreshCopy];

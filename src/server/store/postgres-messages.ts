@@ -138,12 +138,9 @@ export function pgMessages(db: PgDb): PgMessages {
     const seqs = results.flat().map((c) => c.message.seq);
     if (seqs.length === 0) return answer();
     const top = Math.max(...seqs);
-    // The batch's copies share one transaction: its id is their seq >> 16. Not durable itself
-    // (nothing to lose: the messages are), so this notifying commit holds no lock across a flush.
-    db.row(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2), ${HORIZON_SQL}::text AS h`, [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)}`]).then(
-      (row) => observe(num(row!.h)),
-      () => observe(horizon),
-    );
+    // The batch's copies share one transaction: its id is their seq >> 16. The notification is
+    // not durable itself (nothing to lose: the messages are), so its commit holds PostgreSQL's
+    // notification lock for no flush; the same statement reads the horizon.
     // A transaction left open elsewhere must not hold the senders: past a bound they are
     // answered anyway (their messages are durable), and listeners hear when the horizon passes.
     let answered = false;
@@ -152,14 +149,19 @@ export function pgMessages(db: PgDb): PgMessages {
       answer();
     }, SETTLE_WAIT_MAX_MS);
     bound.unref();
-    whenSettled(top, () => {
+    const settled = () => {
       clearTimeout(bound);
       try {
         jobs.forEach((job, i) => results[i]!.length > 0 && job.onCommitted?.(results[i]!, false));
       } finally {
         if (!answered) answer();
       }
-    });
+    };
+    const owed = results.flat().some((c) => c.deliveries.length > 0) ? 'd' : '-';
+    db.row(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2), ${HORIZON_SQL}::text AS h`, [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)} ${owed}`]).then(
+      (row) => observe(num(row!.h)),
+      () => {},
+    ).finally(() => whenSettled(top, settled));
   };
 
   const pump = () => {
@@ -253,25 +255,27 @@ export function pgMessages(db: PgDb): PgMessages {
     },
 
     watch(watcher) {
-      // Announced transactions of the other instances, read together when several arrive at once.
-      let pending: number[] = [];
+      // Announced transactions of the other instances (id, and whether they made deliveries),
+      // read together when several arrive at once.
+      let pending = new Map<number, boolean>();
       const read = () => {
-        const xids = pending;
-        pending = [];
-        const ranges = xids.map((x) => `(seq >= ${x * 0x10000} AND seq < ${(x + 1) * 0x10000})`).join(' OR ');
+        const announced = pending;
+        pending = new Map();
+        const ranges = [...announced.keys()].map((x) => `(seq >= ${x * 0x10000} AND seq < ${(x + 1) * 0x10000})`).join(' OR ');
         db.rows(`SELECT ${SUMMARY_COLUMNS}, ${HORIZON_SQL}::text AS h FROM messages WHERE ${ranges} ORDER BY seq`).then((rows: Row[]) => {
           if (rows.length === 0) return;
           observe(num(rows[0]!.h));
           const found = rows.map(messageFromRow);
-          whenSettled(Math.max(...found.map((m) => m.seq)), () => found.forEach((m) => watcher.onMessage(m)));
+          whenSettled(Math.max(...found.map((m) => m.seq)), () => found.forEach((m) => watcher.onMessage(m, announced.get(Math.floor(m.seq / 0x10000)) ?? true)));
         }, () => watcher.onResync());
       };
       return db.subscribe({
         onNotification(kind, payload) {
           if (kind !== 'messages') return;
-          const [instance, xid] = payload.split(' ');
+          const [instance, xid, deliveries] = payload.split(' ');
           if (instance === db.instance || !/^\d+$/.test(xid ?? '')) return; // this instance's own, told already
-          if (pending.push(Number(xid)) === 1) setImmediate(read);
+          pending.set(Number(xid), deliveries !== '-');
+          if (pending.size === 1) setImmediate(read);
         },
         onUp(again) {
           // Anything committed while not listening is found by re-checking the store.

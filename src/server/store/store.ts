@@ -164,8 +164,11 @@ export class MailboxLimitError extends Error {
 
 /** What a store shared by several instances reports of commits made by the others. */
 export interface CommitWatcher {
-  /** A message copy another instance committed (its summary, without body). */
-  onMessage(message: StoredMessage): void;
+  /**
+   * A message copy another instance committed (its summary, without body); `owesDeliveries`
+   * when its commit made webhook deliveries (which that instance sends, or another once its lease ends).
+   */
+  onMessage(message: StoredMessage, owesDeliveries: boolean): void;
   /** The watch was interrupted and is back: anything may have been missed, so re-check the store. */
   onResync(): void;
 }
