@@ -2,10 +2,11 @@
 // MAILWRIGHT_TEST_DATABASE_URL names a database (each run in a fresh schema). What one
 // backend promises, the other must keep, including under concurrent callers.
 import { expect, test } from '@playwright/test';
+import pg from 'pg';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { MailboxLimitError, StoreConflictError, type NewMessage, type Store } from '../../src/server/store/store.js';
-import { freshSchema, NO_POSTGRES, TEST_DATABASE_URL, type FreshSchema } from '../helpers/postgres.js';
+import { freshSchema, NO_POSTGRES, REQUIRE_POSTGRES, TEST_DATABASE_URL, type FreshSchema } from '../helpers/postgres.js';
 
 interface Backend {
   name: string;
@@ -25,7 +26,7 @@ const BACKENDS: Backend[] = [
   },
   {
     name: 'postgres',
-    available: TEST_DATABASE_URL !== undefined,
+    available: TEST_DATABASE_URL !== undefined || REQUIRE_POSTGRES,
     async open(count) {
       const schema: FreshSchema = await freshSchema();
       const stores = await Promise.all(Array.from({ length: count }, () => openPostgresStore(schema.url)));
@@ -329,3 +330,139 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+// What only a store shared by several instances must keep: PostgreSQL.
+test.describe('store contract: postgres, several instances at once', () => {
+  test.skip(TEST_DATABASE_URL === undefined && !REQUIRE_POSTGRES, NO_POSTGRES);
+  let stores: Store[];
+  let close: () => Promise<void>;
+  let schema: FreshSchema;
+  test.beforeEach(async () => {
+    schema = await freshSchema();
+    stores = await Promise.all(Array.from({ length: 3 }, () => openPostgresStore(schema.url)));
+    close = async () => {
+      for (const store of stores) await store.close();
+      await schema.drop();
+    };
+  });
+  test.afterEach(() => close());
+
+  /** A client of the test's own on the schema, closed with the test. */
+  async function connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    return client;
+  }
+
+  test('inserts commit in parallel on every instance, transactions held open on purpose: a cursor reader sees every message once, none skipped', async () => {
+    test.setTimeout(60_000);
+    const a = await stores[0]!.createAccount({ email: 'fleet@example.com', role: 'civilian', isAdmin: false, passwordHash: null, now: NOW });
+    const boxes = await Promise.all(Array.from({ length: 3 }, (_, i) => stores[0]!.createMailbox({ accountId: a.id, address: `f${i}@mailwright.test`, webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW)));
+    const holder = await connect();
+    const seen: string[] = [];
+    let cursor = 0;
+    /** One page as GET /api/emails reads it: the settled position first, then the messages after the cursor. */
+    const page = async () => {
+      const snapshot = await stores[2]!.maxSeq();
+      const messages = await stores[2]!.listMessages({ accountId: a.id, afterSeq: cursor, limit: 3, includeBody: false, now: NOW });
+      seen.push(...messages.map((m) => m.subject));
+      cursor = messages.at(-1)?.seq ?? Math.max(cursor, snapshot);
+      return messages;
+    };
+    const sent: string[] = [];
+    try {
+      for (let round = 0; round < 4; round++) {
+        const held = round % 2;
+        const free = 1 - held;
+        // A transaction holds the mailbox's row: an insert into it takes its position (its
+        // transaction id) and then waits, uncommitted, for the row.
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM mailboxes WHERE id = $1 FOR UPDATE', [boxes[held]!.id]);
+        const late = stores[held]!.insertMessage([{ mailboxId: boxes[held]!.id, webhookIds: [] }], mail(`late ${round}`), NOW);
+        await expect.poll(async () => (await holder.query('SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [(holder as unknown as { processID: number }).processID])).rows[0].n).toBe(1);
+        // Meanwhile another instance commits several, after the late one took its position.
+        for (let i = 0; i < 3; i++) {
+          const copies = await stores[free]!.insertMessage([{ mailboxId: boxes[2]!.id, webhookIds: [] }], mail(`early ${round}.${i}`), NOW);
+          expect(copies).toHaveLength(1);
+          sent.push(`early ${round}.${i}`);
+        }
+        // They are stored (newest first, mailbox view) but not given to a cursor reader yet: the late one may still come before them.
+        expect((await stores[2]!.listMailboxMessages(boxes[2]!.id, { limit: 1 }))[0]?.subject).toBe(`early ${round}.2`);
+        const before = seen.length;
+        expect(await page()).toEqual([]);
+        expect(seen.length).toBe(before);
+        await holder.query('COMMIT');
+        expect(await late).toHaveLength(1);
+        sent.push(`late ${round}`);
+        while (seen.length < sent.length) await page();
+      }
+      expect(await page()).toEqual([]);
+      expect(new Set(seen).size).toBe(seen.length); // none twice
+      expect([...seen].sort()).toEqual([...sent].sort()); // none skipped
+      // Each late message came before the ones committed while it was held.
+      for (let round = 0; round < 4; round++) expect(seen.indexOf(`late ${round}`)).toBeLessThan(seen.indexOf(`early ${round}.0`));
+    } finally {
+      await holder.end();
+    }
+  });
+
+  test('many inserts at once on three instances, read while they commit: each message once, in one order for every reader', async () => {
+    test.setTimeout(60_000);
+    const a = await stores[0]!.createAccount({ email: 'many@example.com', role: 'civilian', isAdmin: false, passwordHash: null, now: NOW });
+    const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'many@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+    const subjects = Array.from({ length: 90 }, (_, i) => `m${i}`);
+    const writing = Promise.all(subjects.map((s, i) => stores[i % 3]!.insertMessage([{ mailboxId: box.id, webhookIds: [] }], mail(s), NOW)));
+    const readers = [0, 1, 2].map(async (r) => {
+      const seen: string[] = [];
+      let cursor = 0;
+      while (seen.length < subjects.length) {
+        const snapshot = await stores[r]!.maxSeq();
+        const messages = await stores[r]!.listMessages({ accountId: a.id, mailboxIds: [box.id], afterSeq: cursor, limit: 7, includeBody: false, now: NOW });
+        seen.push(...messages.map((m) => m.subject));
+        cursor = messages.at(-1)?.seq ?? Math.max(cursor, snapshot);
+      }
+      return seen;
+    });
+    const inserted = await writing;
+    const [first, ...others] = await Promise.all(readers);
+    expect(new Set(first).size).toBe(subjects.length);
+    expect([...first!].sort()).toEqual([...subjects].sort());
+    for (const other of others) expect(other).toEqual(first);
+    // Messages of one batch share a transaction and hold consecutive places in it.
+    expect(new Set(inserted.map(([c]) => c!.message.seq)).size).toBe(subjects.length);
+  });
+
+  test('cached recipient look-ups: answered without the database while nothing changed, and follow what another instance changes', async () => {
+    const [a, b] = stores as [Store, Store];
+    const stops = [a, b].map((s) => s.watchCommits!({ onMessage: () => {}, onResync: () => {} }));
+    const locker = await connect();
+    try {
+      const account = await a.createAccount({ email: 'cache@example.com', role: 'civilian', isAdmin: false, passwordHash: null, now: NOW });
+      // Real time here: the cache keeps only mailboxes live by the clock.
+      const now = Date.now();
+      const box = await a.createMailbox({ accountId: account.id, address: 'cached@mailwright.test', webhookId: null, createdAt: now, expiresAt: now + HOUR }, now);
+      // Listening (the cache is on only then), b reads it once...
+      await expect.poll(async () => (await locker.query("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mailwright-listen ' || $1", [schema.schema])).rows[0].n).toBe(2);
+      expect(await b.findMailboxByAddress('cached@mailwright.test')).toEqual({ ...box, accountHasWebhooks: false });
+      // ...and then answers while nothing may read the mailboxes table at all.
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE mailboxes IN ACCESS EXCLUSIVE MODE');
+      expect(await b.findMailboxByAddress('CACHED@mailwright.test')).toEqual({ ...box, accountHasWebhooks: false });
+      await locker.query('COMMIT');
+      // An address not found is not cached: created on a, it is found on b at once.
+      expect(await b.findMailboxByAddress('new@mailwright.test')).toBeNull();
+      await a.createMailbox({ accountId: account.id, address: 'new@mailwright.test', webhookId: null, createdAt: now, expiresAt: now + HOUR }, now);
+      expect((await b.findMailboxByAddress('new@mailwright.test'))?.address).toBe('new@mailwright.test');
+      // Changes made on a reach b's cache: a webhook of the account, the mailbox ended early.
+      await a.createWebhook({ accountId: account.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: true, now });
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test'))?.accountHasWebhooks).toBe(true);
+      // Ended early, but still live by the clock: only the announcement can tell b's cache.
+      await a.expireMailbox(account.id, box.id, now + HOUR / 2);
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test'))?.expiresAt).toBe(now + HOUR / 2);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => {});
+      await locker.end();
+      for (const stop of stops) await stop();
+    }
+  });
+});

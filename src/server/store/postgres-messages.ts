@@ -28,7 +28,7 @@ const BATCH_BYTES_MAX = 16 * 1024 * 1024;
 /** How often the horizon is read while announced messages wait for it, ms. */
 const SETTLE_POLL_MS = 2;
 /** Longest a sender waits for its message to pass the horizon before it is answered anyway, ms. */
-const SETTLE_WAIT_MAX_MS = 1_000;
+const SETTLE_WAIT_MAX_MS = 200;
 
 /** One batch: every copy of its messages, their deliveries, and the rows as inserted. */
 const INSERT_BATCH = `
