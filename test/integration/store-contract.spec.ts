@@ -56,7 +56,7 @@ for (const backend of BACKENDS) {
     test.beforeEach(async () => {
       ({ stores, close } = await backend.open(2));
     });
-    test.afterEach(() => close());
+    test.afterEach(() => close?.());
     /** The second instance where the backend is shared, else the same store. */
     const other = () => stores[1] ?? stores[0]!;
 
@@ -345,7 +345,7 @@ test.describe('store contract: postgres, several instances at once', () => {
       await schema.drop();
     };
   });
-  test.afterEach(() => close());
+  test.afterEach(() => close?.());
 
   /** A client of the test's own on the schema, closed with the test. */
   async function connect(): Promise<pg.Client> {

@@ -25,6 +25,8 @@ import type { CommitWatcher, CopyPlan, DeliveryRecord, InsertedCopy, Millis, New
 const COPIES_MAX = 0xffff;
 /** Most bytes of sources one batch carries (a larger message goes alone). */
 const BATCH_BYTES_MAX = 16 * 1024 * 1024;
+/** Longest list of summaries an announcement carries (PostgreSQL takes up to 8000 bytes). */
+const PAYLOAD_SUMMARIES_MAX = 7_000;
 /** How often the horizon is read while announced messages wait for it, ms. */
 const SETTLE_POLL_MS = 2;
 /** Longest a sender waits for its message to pass the horizon before it is answered anyway, ms. */
@@ -157,8 +159,14 @@ export function pgMessages(db: PgDb): PgMessages {
         if (!answered) answer();
       }
     };
-    const owed = results.flat().some((c) => c.deliveries.length > 0) ? 'd' : '-';
-    db.row(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2), ${HORIZON_SQL}::text AS h`, [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)} ${owed}`]).then(
+    const copies = results.flat();
+    const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
+    // The summaries ride along when they fit, so the other instances need not read them.
+    const summaries = JSON.stringify(copies.map(({ message: m }) => [m.seq, m.id, m.accountId, m.mailboxId, m.mailbox, m.from, m.to, m.cc, m.subject, m.receivedAt, m.size]));
+    db.row(
+      `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
+      [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
+    ).then(
       (row) => observe(num(row!.h)),
       () => {},
     ).finally(() => whenSettled(top, settled));
@@ -255,31 +263,45 @@ export function pgMessages(db: PgDb): PgMessages {
     },
 
     watch(watcher) {
-      // Announced transactions of the other instances (id, and whether they made deliveries),
-      // read together when several arrive at once.
+      // Announced transactions of the other instances: told at once when the announcement
+      // carries their summaries, else read together when several arrive at once.
       let pending = new Map<number, boolean>();
+      const tell = (found: StoredMessage[], owed: (m: StoredMessage) => boolean) => {
+        if (found.length > 0) whenSettled(Math.max(...found.map((m) => m.seq)), () => found.forEach((m) => watcher.onMessage(m, owed(m))));
+      };
       const read = () => {
         const announced = pending;
         pending = new Map();
         const ranges = [...announced.keys()].map((x) => `(seq >= ${x * 0x10000} AND seq < ${(x + 1) * 0x10000})`).join(' OR ');
         db.rows(`SELECT ${SUMMARY_COLUMNS}, ${HORIZON_SQL}::text AS h FROM messages WHERE ${ranges} ORDER BY seq`).then((rows: Row[]) => {
-          if (rows.length === 0) return;
-          observe(num(rows[0]!.h));
-          const found = rows.map(messageFromRow);
-          whenSettled(Math.max(...found.map((m) => m.seq)), () => found.forEach((m) => watcher.onMessage(m, announced.get(Math.floor(m.seq / 0x10000)) ?? true)));
+          if (rows.length > 0) observe(num(rows[0]!.h));
+          tell(rows.map(messageFromRow), (m) => announced.get(Math.floor(m.seq / 0x10000)) ?? true);
         }, () => watcher.onResync());
       };
       return db.subscribe({
         onNotification(kind, payload) {
           if (kind !== 'messages') return;
-          const [instance, xid, deliveries] = payload.split(' ');
+          const [head = '', summaries = ''] = payload.split('\n');
+          const [instance, xid, deliveries, h] = head.split(' ');
           if (instance === db.instance || !/^\d+$/.test(xid ?? '')) return; // this instance's own, told already
+          observe(num(h ?? 0) || 0);
+          if (summaries) {
+            type Summary = [number, string, string, string, string, StoredMessage['from'], StoredMessage['to'], StoredMessage['cc'], string, number, number];
+            const found = (JSON.parse(summaries) as Summary[]).map(([seq, id, accountId, mailboxId, mailbox, from, to, cc, subject, receivedAt, size]): StoredMessage =>
+              ({ id, seq, accountId, mailboxId, mailbox, from, to, cc, subject, receivedAt, size }));
+            return tell(found, () => deliveries !== '-');
+          }
           pending.set(Number(xid), deliveries !== '-');
           if (pending.size === 1) setImmediate(read);
         },
         onUp(again) {
-          // Anything committed while not listening is found by re-checking the store.
-          if (again) watcher.onResync();
+          if (!again) return;
+          // Anything committed while not listening is found by re-checking the store, once
+          // all of it is below the horizon (a re-check before then would not see it).
+          db.row(`SELECT COALESCE(MAX(seq), 0)::text AS top, ${HORIZON_SQL}::text AS h FROM messages`).then((row) => {
+            observe(num(row!.h));
+            whenSettled(num(row!.top), () => watcher.onResync());
+          }, () => watcher.onResync());
         },
         onDown() {},
       });
