@@ -5,8 +5,10 @@
 // once; fleet msgs/s = all messages / wall time, and the ratio to one instance of the same
 // setup. "0.5 ms" rows put a delay proxy of this script's own between every instance and
 // PostgreSQL, holding what it forwards 0.5 ms each way (a same-zone network; the measured
-// round trip is printed). After each row every
-// message acknowledged is counted in the store: stored once, none lost.
+// round trip is printed). After each row every message acknowledged is counted in the store:
+// stored once, none lost. While a fleet is loaded, a probe sends through instance 1 to a
+// long-poll held on instance 2 (its API calls count quota on the shared store too): the
+// arrival column.
 //
 // Needs PostgreSQL: MAILWRIGHT_BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
 // BENCH_MESSAGES sets the messages per session of each row (default 150). Run
@@ -18,9 +20,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { SERVICE_NODE_FLAGS } from '../dist/playwright/config.js';
-import { api, fmt, KEY, loadClient, mailbox, send } from './harness.js';
+import { api, fmt, KEY, loadClient, mailbox, quantile, send } from './harness.js';
 
 const DATABASE = process.env.MAILWRIGHT_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PER_SESSION = Number(process.env.BENCH_MESSAGES ?? 150);
@@ -121,6 +124,28 @@ async function serve(args) {
   return { ...ready, stop: async () => { child.kill('SIGTERM'); await exited; } };
 }
 
+/**
+ * Arrival across instances while the load runs: a long-poll held on `reader` answers for a
+ * message sent through `sender`'s SMTP (its own connection). ms from the send to the answer.
+ */
+async function arrivals(sender, reader, running) {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sender.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 });
+  const box = await mailbox(reader);
+  let { cursor } = await api(reader, `/api/emails?mailbox=${box.id}`);
+  const times = [];
+  while (running()) {
+    const poll = api(reader, `/api/emails?mailbox=${box.id}&after=${cursor}&wait=10`);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the long-poll is held before the send
+    const sentAt = performance.now();
+    await transport.sendMail({ from: 'probe@example.test', to: box.email, subject: 'arrival', text: 'Your code is 123456' });
+    const page = await poll;
+    times.push(performance.now() - sentAt);
+    cursor = page.cursor;
+  }
+  transport.close();
+  return times;
+}
+
 /** One row: `instances` processes on `store`, `sessions` SMTP sessions each, all loaded at once. */
 async function row({ label, instances, sessions, delay }) {
   const proxy = delay ? await delayProxy(new URL(DATABASE)) : null;
@@ -133,11 +158,15 @@ async function row({ label, instances, sessions, delay }) {
     // Warm-up: connections and caches of every instance.
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, sessions * 5, sessions)));
     const started = performance.now();
+    let loading = true;
+    const probe = instances > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve([]);
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, count, sessions)));
     const seconds = (performance.now() - started) / 1000;
-    const sent = instances * (count + sessions * 5);
-    const stored = schema ? await schema.count() : (await Promise.all(boxes.map((b) => api(servers[0], `/api/emails/${b.id}?limit=1`)))).reduce((n, r) => n + r.total, 0);
-    return { rate: (instances * count) / seconds, sent, stored, rtt: proxy ? await roundTrip(schema.url) : null };
+    loading = false;
+    const times = await probe;
+    const sent = instances * (count + sessions * 5) + times.length;
+    const stored = schema ? await schema.count() : (await api(servers[0], `/api/emails/${boxes[0].id}?limit=1`)).total;
+    return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? await roundTrip(schema.url) : null };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await schema?.drop();
@@ -153,7 +182,7 @@ const ALL_ROWS = [
 // BENCH_ROWS=loopback|delay|single picks one group (with the rows it is compared to).
 const rows = ALL_ROWS.filter((r) => !process.env.BENCH_ROWS || ({ loopback: !r.delay, delay: r.delay && r.sessions === 5, single: r.delay && r.sessions === 1 })[process.env.BENCH_ROWS]);
 console.log(`Fleet ingest: ${loadClient().name}, ~2 KB messages, ${PER_SESSION} per session per row (after a warm-up); msgs/s of the whole fleet`);
-console.log(`setup        instances  DB delay    sessions/instance     msgs/s   vs 1 instance   stored/acknowledged`);
+console.log(`setup        instances  DB delay    sessions/instance     msgs/s   vs 1 instance   stored/acknowledged   arrival under load, p50 / p95 ms (n)`);
 const base = new Map();
 let rtt = null;
 for (const r of rows) {
@@ -162,6 +191,6 @@ for (const r of rows) {
   if (r.instances === 1) base.set(key, result.rate);
   rtt ??= result.rtt;
   const ratio = result.rate / base.get(key);
-  console.log(`${r.label.padEnd(12)} ${String(r.instances).padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${result.stored}/${result.sent}${result.stored === result.sent ? '' : '  MISMATCH'}`);
+  console.log(`${r.label.padEnd(12)} ${String(r.instances).padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.length ? `${quantile(result.times, 0.5).toFixed(1)} / ${quantile(result.times, 0.95).toFixed(1)} (${result.times.length})` : '-'}`);
 }
 if (rtt !== null) console.log(`\nA round trip to PostgreSQL through the delay proxy: ${rtt.toFixed(2)} ms (direct: ${(await roundTrip(DATABASE)).toFixed(2)} ms)`);

@@ -27,8 +27,9 @@ const COPIES_MAX = 0xffff;
 const BATCH_BYTES_MAX = 16 * 1024 * 1024;
 /** Longest list of summaries an announcement carries (PostgreSQL takes up to 8000 bytes). */
 const PAYLOAD_SUMMARIES_MAX = 7_000;
-/** How often the horizon is read while announced messages wait for it, ms. */
+/** How soon the horizon is read again while announced messages wait for it, ms: first, and at most. */
 const SETTLE_POLL_MS = 2;
+const SETTLE_POLL_MAX_MS = 32;
 /** Longest a sender waits for its message to pass the horizon before it is answered anyway, ms. */
 const SETTLE_WAIT_MAX_MS = 200;
 
@@ -77,6 +78,7 @@ export function pgMessages(db: PgDb): PgMessages {
   let horizon = 0;
   const waiting: Array<{ top: number; settle(): void }> = [];
   let poll: NodeJS.Timeout | undefined;
+  let pollMs = SETTLE_POLL_MS;
   const observe = (h: number) => {
     horizon = Math.max(horizon, h);
     const due = waiting.filter((w) => w.top < horizon);
@@ -88,13 +90,17 @@ export function pgMessages(db: PgDb): PgMessages {
         // a listener's failure is its own; the others are still told
       }
     }
-    if (waiting.length > 0 && !poll) {
+    if (waiting.length === 0) pollMs = SETTLE_POLL_MS;
+    else if (!poll) {
+      // The fleet's announcements carry the horizon too, so reading it is the fallback: less
+      // often the longer something waits (a transaction left open elsewhere).
       poll = setTimeout(() => {
+        pollMs = Math.min(pollMs * 2, SETTLE_POLL_MAX_MS);
         db.horizon().then(
           (h2) => { poll = undefined; observe(h2); },
           () => { poll = undefined; observe(horizon); },
         );
-      }, SETTLE_POLL_MS);
+      }, pollMs);
       poll.unref();
     }
   };
