@@ -159,7 +159,7 @@ async function row({ label, instances, sessions, delay }) {
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, sessions * 5, sessions)));
     const started = performance.now();
     let loading = true;
-    const probe = instances > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve([]);
+    const probe = instances > 1 && sessions > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve([]);
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, count, sessions)));
     const seconds = (performance.now() - started) / 1000;
     loading = false;

@@ -23,6 +23,8 @@ import type { CommitWatcher, CopyPlan, DeliveryRecord, InsertedCopy, Millis, New
 
 /** Most copies one transaction holds: a copy's place in its transaction is below 2^16. */
 const COPIES_MAX = 0xffff;
+/** Most messages one batch carries (each source is a parameter of the statement). */
+const BATCH_MESSAGES_MAX = 1_000;
 /** Most bytes of sources one batch carries (a larger message goes alone). */
 const BATCH_BYTES_MAX = 16 * 1024 * 1024;
 /** Longest list of summaries an announcement carries (PostgreSQL takes up to 8000 bytes). */
@@ -34,12 +36,12 @@ const SETTLE_POLL_MAX_MS = 32;
 const SETTLE_WAIT_MAX_MS = 200;
 
 /** One batch: every copy of its messages, their deliveries, and the rows as inserted. */
-const INSERT_BATCH = `
+const insertBatch = (messages: number) => `
 WITH src AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bytea[])
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], ARRAY[${Array.from({ length: messages }, (_, i) => `$${13 + i}::bytea`).join(', ')}])
     WITH ORDINALITY AS s(from_json, to_json, cc_json, subject, received_at, size, raw, m)
 ), cp AS (
-  SELECT * FROM unnest($8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS c(m, mailbox_id, id, n)
+  SELECT * FROM unnest($7::int[], $8::text[], $9::text[]) WITH ORDINALITY AS c(m, mailbox_id, id, n)
 ), ins AS (
   INSERT INTO messages (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
   SELECT (pg_current_xact_id()::text::bigint << 16) + c.n, c.id, b.account_id, b.id, b.address, s.from_json, s.to_json, s.cc_json, s.subject, s.received_at, s.size, s.raw
@@ -48,7 +50,7 @@ WITH src AS (
 ), dl AS (
   INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
   SELECT d.id, w.id, w.account_id, 'message.received', i.id, i.mailbox_id, 'pending', 0, i.received_at, i.received_at
-  FROM unnest($11::text[], $12::text[], $13::text[]) AS d(id, message_id, webhook_id)
+  FROM unnest($10::text[], $11::text[], $12::text[]) AS d(id, message_id, webhook_id)
   JOIN ins i ON i.id = d.message_id JOIN webhooks w ON w.id = d.webhook_id AND w.account_id = i.account_id
   RETURNING id
 )
@@ -116,11 +118,13 @@ export function pgMessages(db: PgDb): PgMessages {
     const messages = jobs.map((j) => j.message);
     const copies = jobs.flatMap((j, m) => j.copies.map((c) => ({ ...c, m: m + 1 })));
     const deliveries = copies.flatMap((c) => c.webhookIds.map((webhookId) => ({ id: newId('evt'), messageId: c.id, webhookId })));
-    const rows = await db.rows(INSERT_BATCH, [
+    // Each source is a parameter of its own, sent as bytes (in an array it would go as hex text).
+    const rows = await db.rows(insertBatch(messages.length), [
       messages.map((m) => (m.from ? JSON.stringify(m.from) : null)), messages.map((m) => JSON.stringify(m.to)), messages.map((m) => JSON.stringify(m.cc)),
-      messages.map((m) => m.subject), jobs.map((j) => j.now), messages.map((m) => m.raw.length), messages.map((m) => m.raw),
+      messages.map((m) => m.subject), jobs.map((j) => j.now), messages.map((m) => m.raw.length),
       copies.map((c) => c.m), copies.map((c) => c.mailboxId), copies.map((c) => c.id),
       deliveries.map((d) => d.id), deliveries.map((d) => d.messageId), deliveries.map((d) => d.webhookId),
+      ...messages.map((m) => m.raw),
     ]);
     const inserted = new Map(rows.map((r) => [str(r.id), r]));
     const made = new Set<string>((rows[0]?.deliveries as string[] | undefined) ?? []);
@@ -186,7 +190,7 @@ export function pgMessages(db: PgDb): PgMessages {
     let size = 0;
     while (queue.length > 0) {
       const next = queue[0]!;
-      if (batch.length > 0 && (copies + next.copies.length > COPIES_MAX || size + next.message.raw.length > BATCH_BYTES_MAX)) break;
+      if (batch.length > 0 && (batch.length === BATCH_MESSAGES_MAX || copies + next.copies.length > COPIES_MAX || size + next.message.raw.length > BATCH_BYTES_MAX)) break;
       batch.push(queue.shift()!);
       copies += next.copies.length;
       size += next.message.raw.length;
