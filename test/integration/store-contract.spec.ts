@@ -165,7 +165,7 @@ for (const backend of BACKENDS) {
       expect(await stores[0]!.getMessage(a.id, old.id, newest[1]!.id)).toBeNull();
     });
 
-    test('a message is announced once committed (readable then), before the insert resolves; not when it fails', async () => {
+    test('a message is announced once committed (readable then; on SQLite before the insert resolves); not when it fails', async () => {
       const a = await account();
       const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'told@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
       const order: string[] = [];
@@ -175,7 +175,10 @@ for (const backend of BACKENDS) {
         readable = other().listMessages({ accountId: a.id, mailboxIds: [mb.id], afterSeq: 0, limit: 10, includeBody: false, now: NOW }).then((ms) => ms.map((m) => m.subject));
       }).then((copies) => order.push(`resolved ${copies.length}`));
       await inserted;
-      expect(order).toEqual(['committed told', 'resolved 1']);
+      // PostgreSQL announces once every transaction begun before has ended (its visibility
+      // horizon), which a transaction elsewhere on the server may hold past the insert's answer.
+      if (backend.name === 'sqlite') expect(order).toEqual(['committed told', 'resolved 1']);
+      else await expect.poll(() => [...order].sort()).toEqual(['committed told', 'resolved 1']);
       expect(await readable).toEqual(['told']);
       let told = false;
       await expect(stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [] }], { ...mail('bad'), raw: null as unknown as Buffer }, NOW, () => (told = true))).rejects.toThrow();

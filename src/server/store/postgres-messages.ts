@@ -32,8 +32,6 @@ const PAYLOAD_SUMMARIES_MAX = 7_000;
 /** How soon the horizon is read again while announced messages wait for it, ms: first, and at most. */
 const SETTLE_POLL_MS = 2;
 const SETTLE_POLL_MAX_MS = 32;
-/** Longest a sender waits for its message to pass the horizon before it is answered anyway, ms. */
-const SETTLE_WAIT_MAX_MS = 200;
 
 /** One batch: every copy of its messages, their deliveries, and the rows as inserted. */
 const insertBatch = (messages: number) => `
@@ -144,42 +142,28 @@ export function pgMessages(db: PgDb): PgMessages {
     }));
   };
 
-  /** Tells the other instances of a committed batch and answers its senders once it is below the horizon. */
-  const announce = (jobs: Job[], results: InsertedCopy[][]) => {
-    const answer = () => jobs.forEach((job, i) => job.resolve(results[i]!));
-    const seqs = results.flat().map((c) => c.message.seq);
-    if (seqs.length === 0) return answer();
-    const top = Math.max(...seqs);
-    // The batch's copies share one transaction: its id is their seq >> 16. The notification is
-    // not durable itself (nothing to lose: the messages are), so its commit holds PostgreSQL's
-    // notification lock for no flush; the same statement reads the horizon.
-    // A transaction left open elsewhere must not hold the senders: past a bound they are
-    // answered anyway (their messages are durable), and listeners hear when the horizon passes.
-    let answered = false;
-    const bound = setTimeout(() => {
-      answered = true;
-      answer();
-    }, SETTLE_WAIT_MAX_MS);
-    bound.unref();
-    const settled = () => {
-      clearTimeout(bound);
-      try {
-        jobs.forEach((job, i) => results[i]!.length > 0 && job.onCommitted?.(results[i]!, false));
-      } finally {
-        if (!answered) answer();
-      }
-    };
+  /**
+   * Tells the other instances of a committed batch, then answers its senders; its
+   * `onCommitted` listeners are told once the batch is below the horizon (readers see it from
+   * then on): at once unless a transaction begun before it is still open somewhere.
+   */
+  const announce = async (jobs: Job[], results: InsertedCopy[][]) => {
     const copies = results.flat();
-    const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
-    // The summaries ride along when they fit, so the other instances need not read them.
-    const summaries = JSON.stringify(copies.map(({ message: m }) => [m.seq, m.id, m.accountId, m.mailboxId, m.mailbox, m.from, m.to, m.cc, m.subject, m.receivedAt, m.size]));
-    db.row(
-      `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
-      [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
-    ).then(
-      (row) => observe(num(row!.h)),
-      () => {},
-    ).finally(() => whenSettled(top, settled));
+    if (copies.length > 0) {
+      const top = Math.max(...copies.map((c) => c.message.seq));
+      const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
+      // The batch's copies share one transaction: its id is their seq >> 16. Their summaries
+      // ride along when they fit, so the other instances need not read them. The notification
+      // is not durable itself (nothing to lose: the messages are), so its commit holds
+      // PostgreSQL's notification lock for no flush; the same statement reads the horizon.
+      const summaries = JSON.stringify(copies.map(({ message: m }) => [m.seq, m.id, m.accountId, m.mailboxId, m.mailbox, m.from, m.to, m.cc, m.subject, m.receivedAt, m.size]));
+      await db.row(
+        `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
+        [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
+      ).then((row) => observe(num(row!.h)), () => {});
+      whenSettled(top, () => jobs.forEach((job, i) => results[i]!.length > 0 && job.onCommitted?.(results[i]!, false)));
+    }
+    jobs.forEach((job, i) => job.resolve(results[i]!));
   };
 
   const pump = () => {
@@ -197,12 +181,16 @@ export function pgMessages(db: PgDb): PgMessages {
     }
     void (async () => {
       try {
-        const results = await write(batch);
-        announce(batch, results);
+        // The next batch is written while this one is announced.
+        const results = await write(batch).catch(async (error: unknown) => {
+          if (batch.length === 1) throw error;
+          // One bad message must not fail the others: each is written alone.
+          return Promise.all(batch.map((job) => write([job]).then(([r]) => r!, (e: unknown) => (job.reject(e), null))));
+        });
+        const written = batch.flatMap((job, i) => (results[i] ? [{ job, result: results[i] }] : []));
+        void announce(written.map((w) => w.job), written.map((w) => w.result));
       } catch (error) {
-        if (batch.length === 1) batch[0]!.reject(error);
-        // One bad message must not fail the others: each is written alone.
-        else for (const job of batch) await write([job]).then((r) => announce([job], r), (e: unknown) => job.reject(e));
+        batch[0]!.reject(error);
       } finally {
         writing = false;
         pump();

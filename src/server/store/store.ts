@@ -270,7 +270,9 @@ export interface Store {
    * Resolves once the transaction is durable. `onCommitted` is called before that, as soon as
    * it has committed (readers of the store see the copies from then on), so listeners can be
    * told while the log is being synced; with a store whose commits are durable at once the two
-   * coincide. It is not called when the transaction fails.
+   * coincide. On a store shared by several instances (PostgreSQL) readers see a commit once
+   * every transaction begun before it has ended, and `onCommitted` waits for that: it may come
+   * after the promise resolved. It is not called when the transaction fails.
    *
    * The store may take `message.raw` over: a Buffer that is the whole of its ArrayBuffer (as
    * SMTP's is) is moved, not copied, to a writer on another thread, and is empty here after
