@@ -7,13 +7,14 @@
 // PostgreSQL, holding what it forwards 0.5 ms each way (a same-zone network; the measured
 // round trip is printed). After each row every message acknowledged is counted in the store:
 // stored once, none lost. While a fleet is loaded, a probe sends through instance 1 to a
-// long-poll held on instance 2 (its API calls count quota on the shared store too): the
-// arrival column.
+// long-poll held on instance 2 and to a webhook (claimed with SKIP LOCKED); its API calls
+// count quota on the shared store, and every instance runs the sweeper meanwhile.
 //
 // Needs PostgreSQL: MAILWRIGHT_BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
 // BENCH_MESSAGES sets the messages per session of each row (default 150). Run
 // `npm run build && npm run bench:fleet`.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -125,25 +126,35 @@ async function serve(args) {
 }
 
 /**
- * Arrival across instances while the load runs: a long-poll held on `reader` answers for a
- * message sent through `sender`'s SMTP (its own connection). ms from the send to the answer.
+ * Arrival across instances while the load runs: a message sent through `sender`'s SMTP (its
+ * own connection) answers a long-poll held on `reader`, and its webhook (registered through
+ * `reader`, claimed and sent by whichever instance leases it) reaches a receiver here. ms from
+ * the send to each.
  */
 async function arrivals(sender, reader, running) {
+  let delivered = () => {};
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => { res.writeHead(204).end(); delivered(); });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = await api(reader, '/api/config/webhooks', { method: 'POST', body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/hook` }) });
+  const box = await api(reader, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 86_400_000, webhookId: hook.id }) });
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sender.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 });
-  const box = await mailbox(reader);
   let { cursor } = await api(reader, `/api/emails?mailbox=${box.id}`);
-  const times = [];
+  const poll = [];
+  const webhook = [];
   while (running()) {
-    const poll = api(reader, `/api/emails?mailbox=${box.id}&after=${cursor}&wait=10`);
+    const polled = api(reader, `/api/emails?mailbox=${box.id}&after=${cursor}&wait=10`);
+    const hooked = new Promise((resolve) => (delivered = resolve));
     await new Promise((resolve) => setTimeout(resolve, 20)); // the long-poll is held before the send
     const sentAt = performance.now();
     await transport.sendMail({ from: 'probe@example.test', to: box.email, subject: 'arrival', text: 'Your code is 123456' });
-    const page = await poll;
-    times.push(performance.now() - sentAt);
-    cursor = page.cursor;
+    await Promise.all([polled.then((page) => { poll.push(performance.now() - sentAt); cursor = page.cursor; }), hooked.then(() => webhook.push(performance.now() - sentAt))]);
   }
   transport.close();
-  return times;
+  receiver.close();
+  return { poll, webhook };
 }
 
 /** One row: `instances` processes on `store`, `sessions` SMTP sessions each, all loaded at once. */
@@ -159,12 +170,12 @@ async function row({ label, instances, sessions, delay }) {
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, sessions * 5, sessions)));
     const started = performance.now();
     let loading = true;
-    const probe = instances > 1 && sessions > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve([]);
+    const probe = instances > 1 && sessions > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve({ poll: [], webhook: [] });
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, count, sessions)));
     const seconds = (performance.now() - started) / 1000;
     loading = false;
     const times = await probe;
-    const sent = instances * (count + sessions * 5) + times.length;
+    const sent = instances * (count + sessions * 5) + times.poll.length;
     const stored = schema ? await schema.count() : (await api(servers[0], `/api/emails/${boxes[0].id}?limit=1`)).total;
     return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? await roundTrip(schema.url) : null };
   } finally {
@@ -182,7 +193,8 @@ const ALL_ROWS = [
 // BENCH_ROWS=loopback|delay|single picks one group (with the rows it is compared to).
 const rows = ALL_ROWS.filter((r) => !process.env.BENCH_ROWS || ({ loopback: !r.delay, delay: r.delay && r.sessions === 5, single: r.delay && r.sessions === 1 })[process.env.BENCH_ROWS]);
 console.log(`Fleet ingest: ${loadClient().name}, ~2 KB messages, ${PER_SESSION} per session per row (after a warm-up); msgs/s of the whole fleet`);
-console.log(`setup        instances  DB delay    sessions/instance     msgs/s   vs 1 instance   stored/acknowledged   arrival under load, p50 / p95 ms (n)`);
+console.log(`setup        instances  DB delay    sessions/instance     msgs/s   vs 1 instance   stored/acknowledged   under load, p50 / p95 ms: long-poll, webhook (n)`);
+const pq = (times) => `${quantile(times, 0.5).toFixed(1)} / ${quantile(times, 0.95).toFixed(1)}`;
 const base = new Map();
 let rtt = null;
 for (const r of rows) {
@@ -191,6 +203,6 @@ for (const r of rows) {
   if (r.instances === 1) base.set(key, result.rate);
   rtt ??= result.rtt;
   const ratio = result.rate / base.get(key);
-  console.log(`${r.label.padEnd(12)} ${String(r.instances).padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.length ? `${quantile(result.times, 0.5).toFixed(1)} / ${quantile(result.times, 0.95).toFixed(1)} (${result.times.length})` : '-'}`);
+  console.log(`${r.label.padEnd(12)} ${String(r.instances).padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.poll.length ? `${pq(result.times.poll)}, ${pq(result.times.webhook)} (${result.times.poll.length})` : '-'}`);
 }
 if (rtt !== null) console.log(`\nA round trip to PostgreSQL through the delay proxy: ${rtt.toFixed(2)} ms (direct: ${(await roundTrip(DATABASE)).toFixed(2)} ms)`);
