@@ -48,6 +48,19 @@ const mail = (subject: string): NewMessage => ({
   raw: Buffer.from(`Subject: ${subject}\r\n\r\ntext of ${subject}`),
 });
 
+/**
+ * Inserts and resolves once readers see the copies: PostgreSQL's cursor reads stop at its
+ * visibility horizon, which a transaction elsewhere on a shared server may hold a moment past
+ * the insert's answer (SQLite tells before it answers).
+ */
+async function insert(store: Store, copies: Parameters<Store['insertMessage']>[0], message: NewMessage, now: number) {
+  let seen: () => void = () => {};
+  const announced = new Promise<void>((resolve) => (seen = resolve));
+  const inserted = await store.insertMessage(copies, message, now, () => seen());
+  if (inserted.length > 0) await announced;
+  return inserted;
+}
+
 for (const backend of BACKENDS) {
   test.describe(`store contract: ${backend.name}`, () => {
     test.skip(!backend.available, NO_POSTGRES);
@@ -127,9 +140,9 @@ for (const backend of BACKENDS) {
       const a = await account();
       const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'in@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
       const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'https://hooks.example/x', secret: 's', catchAll: true, now: NOW });
-      const [first] = await stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [hook.id, 'wh_deleted'] }], mail('one'), NOW);
+      const [first] = await insert(stores[0]!, [{ mailboxId: mb.id, webhookIds: [hook.id, 'wh_deleted'] }], mail('one'), NOW);
       expect(first!.deliveries.map((d) => d.webhookId)).toEqual([hook.id]);
-      await other().insertMessage([{ mailboxId: mb.id, webhookIds: [] }], mail('two'), NOW + 1);
+      await insert(other(), [{ mailboxId: mb.id, webhookIds: [] }], mail('two'), NOW + 1);
       const all = await other().listMessages({ accountId: a.id, afterSeq: 0, limit: 10, includeBody: true, now: NOW + 2 });
       expect(all.map((m) => m.subject)).toEqual(['one', 'two']);
       expect(all[0]!.body?.text).toBe('text of one\n'); // read from the stored source by the MIME parser
@@ -152,11 +165,11 @@ for (const backend of BACKENDS) {
       const a = await account();
       const old = await stores[0]!.createMailbox({ accountId: a.id, address: 'gone@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
       const live = await stores[0]!.createMailbox({ accountId: a.id, address: 'stays@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-      const [kept] = await stores[0]!.insertMessage([{ mailboxId: live.id, webhookIds: [] }], mail('kept'), NOW);
+      const [kept] = await insert(stores[0]!, [{ mailboxId: live.id, webhookIds: [] }], mail('kept'), NOW);
       const newest = [];
-      for (const subject of ['n1', 'n2']) newest.push((await stores[0]!.insertMessage([{ mailboxId: old.id, webhookIds: [] }], mail(subject), NOW))[0]!.message);
+      for (const subject of ['n1', 'n2']) newest.push((await insert(stores[0]!, [{ mailboxId: old.id, webhookIds: [] }], mail(subject), NOW))[0]!.message);
       expect((await other().sweepExpired(NOW + 20)).messages).toBe(2);
-      const [after] = await other().insertMessage([{ mailboxId: live.id, webhookIds: [] }], mail('after'), NOW + 20);
+      const [after] = await insert(other(), [{ mailboxId: live.id, webhookIds: [] }], mail('after'), NOW + 20);
       expect(after!.message.seq).toBeGreaterThan(newest[1]!.seq);
       expect(await stores[0]!.maxSeq()).toBe(after!.message.seq);
       const listed = await stores[0]!.listMessages({ accountId: a.id, afterSeq: kept!.message.seq, limit: 10, includeBody: false, now: NOW + 20 });
@@ -264,7 +277,7 @@ for (const backend of BACKENDS) {
     test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
       const a = await account();
       const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'old@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
-      await stores[0]!.insertMessage([{ mailboxId: mb.id, webhookIds: [] }], mail('old'), NOW);
+      await insert(stores[0]!, [{ mailboxId: mb.id, webhookIds: [] }], mail('old'), NOW);
       const sweeps = await Promise.all([stores[0]!.sweepExpired(NOW + 20), other().sweepExpired(NOW + 20)]);
       expect(sweeps.reduce((n, s) => n + s.mailboxes, 0)).toBe(1);
       expect(sweeps.reduce((n, s) => n + s.messages, 0)).toBe(1);
@@ -276,7 +289,7 @@ for (const backend of BACKENDS) {
       const old = await stores[0]!.createMailbox({ accountId: a.id, address: 'full@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
       const live = await stores[0]!.createMailbox({ accountId: a.id, address: 'live@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
       const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: true, now: NOW });
-      await Promise.all(Array.from({ length: 7 }, (_, i) => stores[0]!.insertMessage([{ mailboxId: old.id, webhookIds: [hook.id] }, { mailboxId: live.id, webhookIds: [] }], mail(`m${i}`), NOW)));
+      await Promise.all(Array.from({ length: 7 }, (_, i) => insert(stores[0]!, [{ mailboxId: old.id, webhookIds: [hook.id] }, { mailboxId: live.id, webhookIds: [] }], mail(`m${i}`), NOW)));
       const chunks = [];
       for (let more = true; more;) {
         const chunk = await other().sweepExpired(NOW + 20, 5);
@@ -299,13 +312,13 @@ for (const backend of BACKENDS) {
       const counts = async () => [await stores[0]!.countMailboxMessages(mine.id), await other().countMailboxMessages(mine.id), await stores[0]!.countMailboxMessages(next.id)];
       expect(await counts()).toEqual([0, 0, 0]);
       expect(await counts()).toEqual([0, 0, 0]);
-      await stores[0]!.insertMessage([{ mailboxId: mine.id, webhookIds: [] }], mail('a'), NOW);
+      await insert(stores[0]!, [{ mailboxId: mine.id, webhookIds: [] }], mail('a'), NOW);
       expect(await counts()).toEqual([1, 1, 0]);
-      for (let i = 0; i < 3; i++) await other().insertMessage([{ mailboxId: mine.id, webhookIds: [] }, { mailboxId: next.id, webhookIds: [] }], mail(`b${i}`), NOW);
-      await stores[0]!.insertMessage([{ mailboxId: next.id, webhookIds: [] }], mail('c'), NOW);
+      for (let i = 0; i < 3; i++) await insert(other(), [{ mailboxId: mine.id, webhookIds: [] }, { mailboxId: next.id, webhookIds: [] }], mail(`b${i}`), NOW);
+      await insert(stores[0]!, [{ mailboxId: next.id, webhookIds: [] }], mail('c'), NOW);
       expect(await counts()).toEqual([4, 4, 4]);
       // Calls that overlap, with mail arriving between them, each answer a count that was true.
-      const sent = other().insertMessage([{ mailboxId: mine.id, webhookIds: [] }], mail('d'), NOW);
+      const sent = insert(other(), [{ mailboxId: mine.id, webhookIds: [] }], mail('d'), NOW);
       const during = await Promise.all([stores[0]!.countMailboxMessages(mine.id), stores[0]!.countMailboxMessages(mine.id), other().countMailboxMessages(mine.id)]);
       for (const n of during) expect([4, 5]).toContain(n);
       await sent;
@@ -315,7 +328,7 @@ for (const backend of BACKENDS) {
       // The list of live mailboxes (web UI, CLI) counts the same, before and after more mail.
       const listed = async () => (await other().listLiveMailboxes({ accountId: a.id, now: NOW })).map((m) => [m.address, m.messageCount]);
       expect(await listed()).toEqual([['count@mailwright.test', 5], ['next@mailwright.test', 4]]);
-      await stores[0]!.insertMessage([{ mailboxId: next.id, webhookIds: [] }], mail('e'), NOW);
+      await insert(stores[0]!, [{ mailboxId: next.id, webhookIds: [] }], mail('e'), NOW);
       expect(await listed()).toEqual([['count@mailwright.test', 5], ['next@mailwright.test', 5]]);
     });
 

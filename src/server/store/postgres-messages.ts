@@ -29,6 +29,8 @@ const BATCH_MESSAGES_MAX = 1_000;
 const BATCH_BYTES_MAX = 16 * 1024 * 1024;
 /** Longest list of summaries an announcement carries (PostgreSQL takes up to 8000 bytes). */
 const PAYLOAD_SUMMARIES_MAX = 7_000;
+/** Longest a sender waits for readers to see its message (a transaction elsewhere holds the horizon), ms. */
+const SETTLE_WAIT_MAX_MS = 50;
 /** How soon the horizon is read again while announced messages wait for it, ms: first, and at most. */
 const SETTLE_POLL_MS = 2;
 const SETTLE_POLL_MAX_MS = 32;
@@ -143,27 +145,57 @@ export function pgMessages(db: PgDb): PgMessages {
   };
 
   /**
-   * Tells the other instances of a committed batch, then answers its senders; its
-   * `onCommitted` listeners are told once the batch is below the horizon (readers see it from
-   * then on): at once unless a transaction begun before it is still open somewhere.
+   * Tells the other instances of committed batches, then answers their senders; `onCommitted`
+   * listeners are told once a batch is below the horizon (readers see it from then on): at once
+   * unless a transaction begun before it is still open somewhere. One announcement at a time:
+   * batches committed while one is under way go together in the next.
    */
-  const announce = async (jobs: Job[], results: InsertedCopy[][]) => {
-    const copies = results.flat();
+  let told: Array<{ jobs: Job[]; results: InsertedCopy[][] }> = [];
+  let telling = false;
+  const announce = async () => {
+    if (telling || told.length === 0) return;
+    telling = true;
+    const batches = told;
+    told = [];
+    const copies = batches.flatMap((b) => b.results.flat());
     if (copies.length > 0) {
-      const top = Math.max(...copies.map((c) => c.message.seq));
-      const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
-      // The batch's copies share one transaction: its id is their seq >> 16. Their summaries
-      // ride along when they fit, so the other instances need not read them. The notification
-      // is not durable itself (nothing to lose: the messages are), so its commit holds
+      // A batch's copies share one transaction: its id is their seq >> 16. The summaries ride
+      // along when they fit, so the other instances need not read them. The notification is
+      // not durable itself (nothing to lose: the messages are), so its commit holds
       // PostgreSQL's notification lock for no flush; the same statement reads the horizon.
+      const xids = [...new Set(copies.map((c) => Math.floor(c.message.seq / 0x10000)))].join(',');
+      const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
       const summaries = JSON.stringify(copies.map(({ message: m }) => [m.seq, m.id, m.accountId, m.mailboxId, m.mailbox, m.from, m.to, m.cc, m.subject, m.receivedAt, m.size]));
       await db.row(
         `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
-        [db.channel('messages'), `${db.instance} ${Math.floor(top / 0x10000)} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
+        [db.channel('messages'), `${db.instance} ${xids} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
       ).then((row) => observe(num(row!.h)), () => {});
-      whenSettled(top, () => jobs.forEach((job, i) => results[i]!.length > 0 && job.onCommitted?.(results[i]!, false)));
     }
-    jobs.forEach((job, i) => job.resolve(results[i]!));
+    for (const { jobs, results } of batches) {
+      const seqs = results.flat().map((c) => c.message.seq);
+      const answer = () => jobs.forEach((job, i) => job.resolve(results[i]!));
+      if (seqs.length === 0) {
+        answer();
+        continue;
+      }
+      // The senders are answered once readers see their messages, or after a bound when a
+      // transaction elsewhere holds the horizon (their messages are durable; listeners are
+      // told when it passes).
+      const bound = setTimeout(answer, SETTLE_WAIT_MAX_MS);
+      whenSettled(Math.max(...seqs), () => {
+        clearTimeout(bound);
+        jobs.forEach((job, i) => {
+          try {
+            if (results[i]!.length > 0) job.onCommitted?.(results[i]!, false);
+          } catch {
+            // a listener's failure is its own; the senders are still answered
+          }
+        });
+        answer();
+      });
+    }
+    telling = false;
+    void announce();
   };
 
   const pump = () => {
@@ -188,7 +220,8 @@ export function pgMessages(db: PgDb): PgMessages {
           return Promise.all(batch.map((job) => write([job]).then(([r]) => r!, (e: unknown) => (job.reject(e), null))));
         });
         const written = batch.flatMap((job, i) => (results[i] ? [{ job, result: results[i] }] : []));
-        void announce(written.map((w) => w.job), written.map((w) => w.result));
+        told.push({ jobs: written.map((w) => w.job), results: written.map((w) => w.result) });
+        void announce();
       } catch (error) {
         batch[0]!.reject(error);
       } finally {
@@ -280,8 +313,8 @@ export function pgMessages(db: PgDb): PgMessages {
         onNotification(kind, payload) {
           if (kind !== 'messages') return;
           const [head = '', summaries = ''] = payload.split('\n');
-          const [instance, xid, deliveries, h] = head.split(' ');
-          if (instance === db.instance || !/^\d+$/.test(xid ?? '')) return; // this instance's own, told already
+          const [instance, xids = '', deliveries, h] = head.split(' ');
+          if (instance === db.instance || !/^\d+(,\d+)*$/.test(xids)) return; // this instance's own, told already
           observe(num(h ?? 0) || 0);
           if (summaries) {
             type Summary = [number, string, string, string, string, StoredMessage['from'], StoredMessage['to'], StoredMessage['cc'], string, number, number];
@@ -289,8 +322,9 @@ export function pgMessages(db: PgDb): PgMessages {
               ({ id, seq, accountId, mailboxId, mailbox, from, to, cc, subject, receivedAt, size }));
             return tell(found, () => deliveries !== '-');
           }
-          pending.set(Number(xid), deliveries !== '-');
-          if (pending.size === 1) setImmediate(read);
+          const first = pending.size === 0;
+          for (const xid of xids.split(',')) pending.set(Number(xid), deliveries !== '-');
+          if (first) setImmediate(read);
         },
         onUp(again) {
           if (!again) return;
