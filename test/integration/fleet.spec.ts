@@ -1,7 +1,8 @@
 // Integration: a fleet — several real instances on one PostgreSQL schema (in-process
 // startServer, free ports). Mail through one instance wakes long-polls and drives webhooks
 // on another; concurrent ingestion on two instances never makes a cursor reader skip or repeat
-// a message; instances starting together make one admin. Skipped without PostgreSQL.
+// a message; instances starting together make one admin. Skipped without PostgreSQL (under
+// CI=true they fail instead).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
