@@ -1,112 +1,208 @@
 #!/usr/bin/env node
-// Scale-out benchmark: the embedded SQLite store beside a fleet of two instances on one
-// PostgreSQL database, measured in the same run (ratios; this machine is noisy).
-//  1. Ingestion: SMTP messages/s stored durably — SQLite (one instance) vs Postgres with the
-//     load split over two instances' SMTP ports.
-//  2. Arrival: SMTP send -> a long-poll held on an instance sees the message; for the fleet
-//     the long-poll is held on the *other* instance (LISTEN/NOTIFY wake-up).
+// Scale-out benchmark: a fleet of 1, 2 and 4 `mailwright serve` processes on one PostgreSQL
+// database (a fresh schema per row), beside one SQLite instance. Each instance is loaded by its
+// own SMTP client (postfix's smtp-source when found, else nodemailer; ~2 KB messages), all at
+// once; fleet msgs/s = all messages / wall time, and the ratio to one instance of the same
+// setup. "0.5 ms" rows put a delay proxy of this script's own between every instance and
+// PostgreSQL, holding what it forwards 0.5 ms each way (a same-zone network; the measured
+// round trip is printed). After each row every message acknowledged is counted in the store:
+// stored once, none lost. While a fleet is loaded, a probe sends through instance 1 to a
+// long-poll held on instance 2 and to a webhook (claimed with SKIP LOCKED); its API calls
+// count quota on the shared store, and every instance runs the sweeper meanwhile.
+//
 // Needs PostgreSQL: MAILWRIGHT_BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
-// Run `npm run build && npm run bench:fleet`.
-import { mkdtempSync } from 'node:fs';
+// BENCH_MESSAGES sets the messages per session of each row (default 150). Run
+// `npm run build && npm run bench:fleet`.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
-import { startServer } from '../dist/server/index.js';
+import { SERVICE_NODE_FLAGS } from '../dist/playwright/config.js';
+import { api, fmt, KEY, loadClient, mailbox, quantile, send } from './harness.js';
 
-const KEY = 'mw_bench_key_0123456789';
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-const CONCURRENCY = 8;
 const DATABASE = process.env.MAILWRIGHT_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PER_SESSION = Number(process.env.BENCH_MESSAGES ?? 150);
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
-const fmt = (n, digits = 1) => n.toFixed(digits).padStart(8);
-const api = (server, path, init = {}) =>
-  fetch(server.httpUrl + path, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...init.headers } }).then((r) => r.json());
-
-async function freshSchema() {
-  const schema = `mw_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: DATABASE });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(DATABASE);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+/**
+ * A TCP proxy to `target` that holds every chunk `delayMs` before passing it on. Node's timers
+ * count whole milliseconds, so a thread of its own sleeps the fractions (Atomics.wait) and
+ * wakes this one when the oldest held chunk is due.
+ */
+async function delayProxy(target, delayMs = 0.5) {
+  const queue = [];
+  const sleeper = new Worker(`const { parentPort } = require('node:worker_threads');
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    parentPort.on('message', (ms) => { if (ms > 0) Atomics.wait(cell, 0, 0, ms); parentPort.postMessage(0); });`, { eval: true });
+  let asleep = false;
+  const sleep = () => {
+    if (asleep || queue.length === 0) return;
+    asleep = true;
+    sleeper.postMessage(queue[0].due - performance.now());
+  };
+  sleeper.on('message', () => {
+    asleep = false;
+    const now = performance.now();
+    while (queue.length > 0 && queue[0].due <= now) {
+      const { socket, chunk } = queue.shift();
+      if (!socket.destroyed) socket.write(chunk);
+    }
+    sleep();
+  });
+  const hold = (socket, chunk) => {
+    queue.push({ socket, chunk, due: performance.now() + delayMs });
+    sleep();
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    client.on('data', (chunk) => hold(upstream, chunk));
+    upstream.on('data', (chunk) => hold(client, chunk));
+    const end = () => { client.destroy(); upstream.destroy(); };
+    for (const s of [client, upstream]) { s.on('close', end); s.on('error', end); }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: DATABASE });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
+    port: server.address().port,
+    async close() {
+      server.close();
+      for (const { socket } of queue.splice(0)) socket.destroy();
+      await sleeper.terminate();
     },
   };
 }
 
-/** Sends `count` messages spread over the SMTP ports, CONCURRENCY connections in all; msgs/s. */
-async function blast(ports, to, count) {
-  const transports = ports.map((port) => nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: Math.ceil(CONCURRENCY / ports.length), maxMessages: Infinity }));
-  const body = `Hello,\n\nYour verification code is 482913.\n\n${'Lorem ipsum dolor sit amet. '.repeat(60)}\n`;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, lane) => {
-    const transport = transports[lane % transports.length];
-    while (next < count) {
-      const i = next++;
-      await transport.sendMail({ from: 'load@example.test', to, subject: `load ${i}`, text: body, html: `<p>${body}</p>` });
-    }
-  }));
-  const rate = count / ((performance.now() - started) / 1000);
-  for (const t of transports) t.close();
-  return rate;
+/** A fresh schema in the bench database, reached directly or through `proxy`. */
+async function freshSchema(proxy) {
+  const schema = `mw_bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: DATABASE });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(DATABASE);
+  if (proxy) { url.hostname = '127.0.0.1'; url.port = String(proxy.port); }
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    count: async () => Number((await admin.query(`SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM ${schema}.messages`)).rows[0].n),
+    async drop() { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end(); },
+  };
 }
 
-/** p50/p95 ms from an SMTP send through `sender` to a long-poll held on `reader`. */
-async function arrival(sender, reader) {
+/** Mean ms of a `SELECT 1` round trip at `url`. */
+async function roundTrip(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  for (let i = 0; i < 20; i++) await client.query('SELECT 1');
+  const started = performance.now();
+  for (let i = 0; i < 200; i++) await client.query('SELECT 1');
+  const ms = (performance.now() - started) / 200;
+  await client.end();
+  return ms;
+}
+
+/** `mailwright serve` as its own process, as users run it; resolves its URLs once it printed them. */
+async function serve(args) {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, CLI, 'serve', '--http-port', '0', '--smtp-port', '0', '--api-key', KEY, '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const ready = await new Promise((resolve, reject) => {
+    const read = (chunk) => {
+      output += chunk;
+      const match = /HTTP (http:\/\/\S+) SMTP smtp:\/\/\S+:(\d+)/.exec(output);
+      if (match) resolve({ httpUrl: match[1], smtpPort: Number(match[2]) });
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`mailwright serve exited (${code}):\n${output}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { ...ready, stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+/**
+ * Arrival across instances while the load runs: a message sent through `sender`'s SMTP (its
+ * own connection) answers a long-poll held on `reader`, and its webhook (registered through
+ * `reader`, claimed and sent by whichever instance leases it) reaches a receiver here. ms from
+ * the send to each.
+ */
+async function arrivals(sender, reader, running) {
+  let delivered = () => {};
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => { res.writeHead(204).end(); delivered(); });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = await api(reader, '/api/config/webhooks', { method: 'POST', body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/hook` }) });
+  const box = await api(reader, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 86_400_000, webhookId: hook.id }) });
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sender.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 });
-  const latencies = [];
-  for (let round = -1; round < ROUNDS; round++) {
-    const box = await api(reader, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
-    const { cursor } = await api(reader, `/api/emails?mailbox=${box.id}`);
-    const seen = api(reader, `/api/emails?mailbox=${box.id}&after=${cursor}&wait=10`).then(() => performance.now());
-    await new Promise((r) => setTimeout(r, 20)); // the long-poll is held before the app sends
+  let { cursor } = await api(reader, `/api/emails?mailbox=${box.id}`);
+  const poll = [];
+  const webhook = [];
+  while (running()) {
+    const polled = api(reader, `/api/emails?mailbox=${box.id}&after=${cursor}&wait=10`);
+    const hooked = new Promise((resolve) => (delivered = resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the long-poll is held before the send
     const sentAt = performance.now();
-    await transport.sendMail({ from: 'app@example.test', to: box.email, subject: `arrival ${round}`, text: 'Your code is 123456' });
-    const at = await seen;
-    if (round >= 0) latencies.push(at - sentAt);
+    await transport.sendMail({ from: 'probe@example.test', to: box.email, subject: 'arrival', text: 'Your code is 123456' });
+    await Promise.all([polled.then((page) => { poll.push(performance.now() - sentAt); cursor = page.cursor; }), hooked.then(() => webhook.push(performance.now() - sentAt))]);
   }
   transport.close();
-  return { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95) };
+  receiver.close();
+  return { poll, webhook };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'mailwright-fleet-bench-'));
-const sqlite = await startServer({ httpPort: 0, smtpPort: 0, data: join(dir, 'bench.db'), apiKey: KEY, logLevel: 'silent' });
-const schema = await freshSchema();
-const fleet = await Promise.all([0, 1].map(() => startServer({ httpPort: 0, smtpPort: 0, databaseUrl: schema.url, apiKey: KEY, logLevel: 'silent' })));
-try {
-  const sqliteBox = await api(sqlite, '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
-  const fleetBox = await api(fleet[0], '/api/emails/generate', { method: 'POST', body: JSON.stringify({ expiryTime: 3_600_000 }) });
-  const rates = { sqlite: [], fleet: [] };
-  for (let i = 0; i < 2; i++) {
-    rates.sqlite.push(await blast([sqlite.smtpPort], sqliteBox.email, MESSAGES / 2));
-    rates.fleet.push(await blast(fleet.map((s) => s.smtpPort), fleetBox.email, MESSAGES / 2));
+/** One row: `instances` processes on `store`, `sessions` SMTP sessions each, all loaded at once. */
+async function row({ label, instances, sessions, delay }) {
+  const proxy = delay ? await delayProxy(new URL(DATABASE)) : null;
+  const dir = mkdtempSync(join(tmpdir(), 'mailwright-fleet-'));
+  const schema = label === 'SQLite' ? null : await freshSchema(proxy);
+  const servers = await Promise.all(Array.from({ length: instances }, () => serve(schema ? ['--database-url', schema.url] : ['--data', join(dir, 'bench.db')])));
+  try {
+    const boxes = await Promise.all(servers.map((s) => mailbox(s)));
+    const count = PER_SESSION * sessions;
+    // Warm-up: connections and caches of every instance.
+    await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, sessions * 5, sessions)));
+    const started = performance.now();
+    let loading = true;
+    const probe = instances > 1 && sessions > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve({ poll: [], webhook: [] });
+    await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, count, sessions)));
+    const seconds = (performance.now() - started) / 1000;
+    loading = false;
+    const times = await probe;
+    const sent = instances * (count + sessions * 5) + times.poll.length;
+    const stored = schema ? await schema.count() : (await api(servers[0], `/api/emails/${boxes[0].id}?limit=1`)).total;
+    return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? await roundTrip(schema.url) : null };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await schema?.drop();
+    await proxy?.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  const mean = (xs) => xs.reduce((a, b) => a + b) / xs.length;
-  const lite = mean(rates.sqlite);
-  const pgRate = mean(rates.fleet);
-  console.log(`\nIngestion: ${MESSAGES} messages (~3.5 KB, text+html), ${CONCURRENCY} connections, durable before 250`);
-  console.log('store                                         msgs/s   vs SQLite');
-  console.log(`SQLite, one instance                      ${fmt(lite, 0)}       1.00x`);
-  console.log(`PostgreSQL, two instances (load split)    ${fmt(pgRate, 0)}       ${(pgRate / lite).toFixed(2)}x`);
-
-  const a = await arrival(sqlite, sqlite);
-  const b = await arrival(fleet[0], fleet[1]);
-  console.log(`\nArrival: SMTP send -> long-poll sees it (${ROUNDS} rounds, after 1 warm-up)`);
-  console.log('path                                           p50 ms   p95 ms   p50 vs SQLite');
-  console.log(`SQLite, same instance                      ${fmt(a.p50)} ${fmt(a.p95)}       1.00x`);
-  console.log(`PostgreSQL, sent to one, polled on other   ${fmt(b.p50)} ${fmt(b.p95)}       ${(b.p50 / a.p50).toFixed(2)}x`);
-} finally {
-  await Promise.all([sqlite.close(), ...fleet.map((s) => s.close())]);
-  await schema.drop();
 }
+
+const ALL_ROWS = [
+  { label: 'SQLite', instances: 1, sessions: 5, delay: false },
+  ...[false, true].flatMap((delay) => [5, ...(delay ? [1] : [])].flatMap((sessions) => [1, 2, 4].map((instances) => ({ label: 'PostgreSQL', instances, sessions, delay })))),
+];
+// BENCH_ROWS=loopback|delay|single picks one group (with the rows it is compared to).
+const rows = ALL_ROWS.filter((r) => !process.env.BENCH_ROWS || ({ loopback: !r.delay, delay: r.delay && r.sessions === 5, single: r.delay && r.sessions === 1 })[process.env.BENCH_ROWS]);
+console.log(`Fleet ingest: ${loadClient().name}, ~2 KB messages, ${PER_SESSION} per session per row (after a warm-up); msgs/s of the whole fleet`);
+console.log(`setup        instances  DB delay    sessions/instance     msgs/s   vs 1 instance   stored/acknowledged   under load, p50 / p95 ms: long-poll, webhook (n)`);
+const pq = (times) => `${quantile(times, 0.5).toFixed(1)} / ${quantile(times, 0.95).toFixed(1)}`;
+const base = new Map();
+let rtt = null;
+for (const r of rows) {
+  const result = await row(r);
+  const key = `${r.label}/${r.delay}/${r.sessions}`;
+  if (r.instances === 1) base.set(key, result.rate);
+  rtt ??= result.rtt;
+  const ratio = result.rate / base.get(key);
+  console.log(`${r.label.padEnd(12)} ${String(r.instances).padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.poll.length ? `${pq(result.times.poll)}, ${pq(result.times.webhook)} (${result.times.poll.length})` : '-'}`);
+}
+if (rtt !== null) console.log(`\nA round trip to PostgreSQL through the delay proxy: ${rtt.toFixed(2)} ms (direct: ${(await roundTrip(DATABASE)).toFixed(2)} ms)`);

@@ -63,10 +63,13 @@ async function findPostgres() {
   }
   return undefined;
 }
+// Under CI (CI=true) they are required: without a PostgreSQL they run and fail, saying why.
 const postgres = await findPostgres();
 if (postgres) process.env.MAILWRIGHT_TEST_DATABASE_URL = postgres;
 else delete process.env.MAILWRIGHT_TEST_DATABASE_URL;
-console.log(postgres ? `mailwright: Postgres suites use ${postgres.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}` : 'mailwright: Postgres suites: skipped: no PostgreSQL (set MAILWRIGHT_TEST_DATABASE_URL to run them)');
+if (postgres) console.log(`mailwright: Postgres suites use ${postgres.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}`);
+else if (process.env.CI === 'true') console.error('mailwright: Postgres suites: no PostgreSQL answered, and CI=true requires them: they will fail (start PostgreSQL on 127.0.0.1:5432 or set MAILWRIGHT_TEST_DATABASE_URL)');
+else console.log('mailwright: Postgres suites: skipped: no PostgreSQL (set MAILWRIGHT_TEST_DATABASE_URL to run them)');
 
 const result = spawnSync(process.execPath, [playwrightCli, 'test', ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

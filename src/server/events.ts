@@ -5,7 +5,7 @@ import type { DeliveryRecord, StoredMessage } from './store/store.js';
 interface ServiceEvents {
   /**
    * A message copy was durably committed, with the webhook deliveries it is owed (due now).
-   * `remote`: another instance sharing the store committed it (its deliveries are not listed here).
+   * `remote`: another instance sharing the store committed it with deliveries (not listed here; the dispatcher looks for them).
    */
   'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[], remote?: boolean];
   /** The service is stopping: long-polls answer now with what they have. */

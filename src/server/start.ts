@@ -85,7 +85,7 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
     });
     // On a shared store, mail committed through another instance wakes this one's waiters too.
     const stopWatching = store.watchCommits?.({
-      onMessage: (message) => ctx.bus.emit('message.stored', message, [], true),
+      onMessage: (message, owesDeliveries) => ctx.bus.emit('message.stored', message, [], owesDeliveries),
       onResync: () => ctx.bus.emit('resync'),
     });
     if (stopWatching) undo.push(stopWatching);

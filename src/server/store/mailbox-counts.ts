@@ -3,10 +3,11 @@
 // all of them (a COUNT over a 100,000-message mailbox took ~4 ms of every view here).
 //
 // It rests on two facts of the stores: a mailbox only gains messages while it lives (they are
-// deleted with it, after it expired), and positions become visible in order (SQLite's write
-// lock; Postgres's position lock held to the commit). So the messages at or below the highest
-// position once counted never change, and a count of those above it, added to the count
-// before, is the mailbox's count in that statement's snapshot.
+// deleted with it, after it expired), and no message appears below a position once counted
+// (SQLite's write lock makes positions visible in order; Postgres counts only below its
+// visibility horizon here and adds what is above it to each answer, see postgres-messages.ts).
+// So the messages at or below the highest position once counted never change, and a count of
+// those above it, added to the count before, is the mailbox's count in that statement's snapshot.
 
 import { optNum, type Row } from './rows.js';
 

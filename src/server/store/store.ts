@@ -164,8 +164,11 @@ export class MailboxLimitError extends Error {
 
 /** What a store shared by several instances reports of commits made by the others. */
 export interface CommitWatcher {
-  /** A message copy another instance committed (its summary, without body). */
-  onMessage(message: StoredMessage): void;
+  /**
+   * A message copy another instance committed (its summary, without body); `owesDeliveries`
+   * when its commit made webhook deliveries (which that instance sends, or another once its lease ends).
+   */
+  onMessage(message: StoredMessage, owesDeliveries: boolean): void;
   /** The watch was interrupted and is back: anything may have been missed, so re-check the store. */
   onResync(): void;
 }
@@ -273,8 +276,10 @@ export interface Store {
    * Resolves once the transaction is durable. `onCommitted` is called before that, as soon as
    * it has committed (readers of the store see the copies from then on), so listeners can be
    * told while the log is being synced; with a store whose commits are durable at once the two
-   * coincide. It is not called when the transaction fails. Messages handed over together may
-   * share one transaction and one sync.
+   * coincide. Messages handed over together may share one transaction and one sync. On a store
+   * shared by several instances (PostgreSQL) readers see a commit once every transaction begun
+   * before it has ended, and `onCommitted` waits for that: it may come after the promise
+   * resolved. It is not called when the transaction fails.
    */
   insertMessage(copies: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted): Promise<InsertedCopy[]>;
   /** Messages with seq > afterSeq in the account's live mailboxes (optionally only `mailboxIds`), oldest first. */

@@ -152,4 +152,28 @@ CREATE INDEX sign_in_tokens_expiry ON sign_in_tokens(expires_at);
 ALTER TABLE messages DROP COLUMN headers_json, DROP COLUMN text_body, DROP COLUMN html_body, DROP COLUMN attachments_json;
 `,
   },
+  {
+    // Positions without a fleet-wide lock: a message's seq is its transaction id times 2^16
+    // plus its place in the transaction (set by the insert; see postgres-messages.ts), so the
+    // sequence is no longer used. Routing facts that the instances cache for SMTP recipient
+    // look-ups (a mailbox ended or removed, an account's webhooks added or removed) are
+    // announced on the schema's routing channel by triggers, whoever makes the change.
+    version: 3,
+    sql: `
+DROP SEQUENCE IF EXISTS message_seq;
+CREATE FUNCTION mailwright_routing_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'mailboxes' THEN
+    PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'm ' || OLD.address);
+  ELSIF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'a ' || OLD.account_id);
+  ELSE
+    PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'a ' || NEW.account_id);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER mailboxes_routing AFTER UPDATE OR DELETE ON mailboxes FOR EACH ROW EXECUTE FUNCTION mailwright_routing_changed();
+CREATE TRIGGER webhooks_routing AFTER INSERT OR DELETE ON webhooks FOR EACH ROW EXECUTE FUNCTION mailwright_routing_changed();
+`,
+  },
 ];

@@ -1,0 +1,85 @@
+// Owns SMTP's side of the Postgres store: the recipient look-up and the refusals it records.
+//
+// Look-ups are cached per instance while the instance listens to its fleet (see watch()): a
+// live mailbox found once is answered from memory until the fleet announces a change to it.
+// Triggers announce every change that could make a cached answer wrong (a mailbox ended early
+// or removed, a webhook added to or removed from its account; migration 3), whoever made it,
+// and the cache forgets the entry as the notification arrives. An address not found is not
+// cached, so a mailbox created on any instance is found at once; an entry past its expiry is
+// read again. When the listening connection drops the cache is emptied and stays off until it
+// is back (what was announced meanwhile is lost).
+import type { PgDb } from './postgres-db.js';
+import { RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow } from './rows.js';
+import type { RecipientMailbox, Store } from './store.js';
+
+/** Most addresses a cache keeps; beyond it, it starts over. */
+const CACHED_MAX = 10_000;
+
+export type PgRefusals = Pick<Store, 'findMailboxByAddress' | 'recordRefusal' | 'listRefusals'> & {
+  /** Caches look-ups while listening to the fleet's routing changes; returns a function that stops. */
+  watch(): () => Promise<void>;
+};
+
+export function pgRefusals(db: PgDb): PgRefusals {
+  const cached = new Map<string, RecipientMailbox>();
+  let armed = false;
+  /** Counts forgettings: a look-up that started before one may hold what it forgot, so it is not kept. */
+  let epoch = 0;
+  const forget = (which?: (m: RecipientMailbox, address: string) => boolean) => {
+    epoch++;
+    if (!which) return cached.clear();
+    for (const [address, m] of cached) if (which(m, address)) cached.delete(address);
+  };
+  const subscriber = {
+    onNotification(kind: 'messages' | 'routing', payload: string) {
+      if (kind !== 'routing') return;
+      const subject = payload.slice(2);
+      if (payload.startsWith('m ')) forget((_m, address) => address === subject);
+      else forget((m) => m.accountId === subject);
+    },
+    onUp() {
+      forget();
+      armed = true;
+    },
+    onDown() {
+      armed = false;
+      forget();
+    },
+  };
+  return {
+    async findMailboxByAddress(address) {
+      const key = address.toLowerCase();
+      const hit = armed ? cached.get(key) : undefined;
+      if (hit && hit.expiresAt > Date.now()) return hit;
+      const started = epoch;
+      const row = await db.row(RECIPIENT_LOOKUP, [key]);
+      const found = row ? recipientFromRow(row) : null;
+      if (found && armed && started === epoch && found.expiresAt > Date.now()) {
+        if (cached.size >= CACHED_MAX) cached.clear();
+        cached.set(key, found);
+      }
+      return found;
+    },
+
+    async recordRefusal(r) {
+      await db.pool.query('INSERT INTO refusals (at, address, reason, reply, mail_from, account_id) VALUES ($1, $2, $3, $4, $5, $6)', [r.at, r.address, r.reason, r.reply, r.mailFrom, r.accountId]);
+    },
+
+    async listRefusals(input) {
+      const rows = await db.rows(
+        'SELECT * FROM refusals WHERE ($1::text IS NULL OR account_id = $1) AND at >= $2 ORDER BY seq LIMIT $3',
+        [input.accountId, input.since, input.limit],
+      );
+      return rows.map(refusalFromRow);
+    },
+
+    watch() {
+      const unsubscribe = db.subscribe(subscriber);
+      return async () => {
+        armed = false;
+        forget();
+        await unsubscribe();
+      };
+    },
+  };
+}
