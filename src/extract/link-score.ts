@@ -8,7 +8,7 @@ import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
 import { firstWord, hasWord } from './text-utils.js';
 import {
-  ACCOUNT_WORDS, CONFIRMATION_NOUN, DISCLAIMER_WORDS, DONE_NOTICE, FILLER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, POINTER_WORDS, RESET_ACTION,
+  ACCOUNT_WORDS, ADVICE_WORDS, CONFIRMATION_NOUN, DISCLAIMER_WORDS, DONE_NOTICE, FILLER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, POINTER_WORDS, RESET_ACTION,
   VERIFY_ACTION, WEAK_ACTION,
 } from './vocabulary/index.js';
 import { LINK_WEIGHTS as W } from './weights.js';
@@ -26,7 +26,7 @@ type Action = 'verify' | 'reset' | 'login';
 const URL_VERIFY = /(magic|verif|confirm|activat|validat|approv|optin|opt-in|bestaetig|bestatig|aktivier|freischalt|confirmar|conferma|attiva|ativar|activar|bevestig|potwierdz|aktywuj|aktywac|podtver|onayla|dogrula|vahvist|bekraft|emailchange|changeemail|change-email|email-change|updateemail)/;
 const URL_RESET = /(reset|password|passwd|recover|forgot|setpassword|newpassword|passwort|kennwort|wachtwoord|haslo|contrasena|senha|motdepasse)/;
 const URL_LOGIN = /^(login|signin|sign|logon|auth|authenticate|authentication|authorize|magic|magiclink|sso|callback|passwordless|session|sessions|otp|onetime|token|tokens|invite|invites|invitation|invitations|accept|join|unlock)$/;
-const URL_NEGATIVE = /^(revert|undo|cancel|decline|deny|reject|report|block|lock|disavow|notme|remove|delete|unsubscribe|optout|abuse|wasntme|not)$/;
+const URL_NEGATIVE = /^(revert|undo|cancel|decline|deny|reject|report|block|lock|disavow|notme|remove|delete|unsubscribe|optout|abuse|wasntme|not|recoveremail|revertemail|revertsecondfactoraddition)$/;
 
 /** A link with its score and the reasons behind it. */
 export interface ScoredLink {
@@ -280,6 +280,14 @@ function scoreOne(raw: RawLink, kind: KindVerdict, intent: MailIntent): ScoredLi
   if (!action) {
     reasons.push('nothing says verify, confirm, reset or sign in');
     return done(false, score);
+  }
+  // "We recommend choosing a new password" in a mail that reports an event (a blocked sign-in, a
+  // leaked password): advice after the fact, not what the reader asked for.
+  const advice = !intent.action && [...texts, ...raw.contexts.map((c) => c.text)].some((t) => hasWord(ADVICE_WORDS, t));
+  if (advice) {
+    plausible = false;
+    reasons.push('advice in a notice whose subject asks for nothing');
+    return done(false, score, action);
   }
   const strong = [textAction, contextAction, urlFound?.action].some((a) => a === 'verify' || a === 'reset');
   const oneTime = evidence.token !== undefined || shown?.token !== undefined || (opaque && intent.login) || carriesValue(evidence.url);

@@ -8,7 +8,7 @@ const CP1252 = '€ ‚ƒ„…†‡ˆ‰Š‹Œ Ž  ‘’“”•–—˜™
 
 /**
  * Normalises text for scanning without changing what it says: invisible characters go, non-breaking
- * and other exotic spaces become plain spaces, full-width digits and Latin letters become ASCII.
+ * and other exotic spaces become plain spaces, full-width digits and Latin letters become ASCII, typographic apostrophes (`didn’t`) plain ones.
  */
 export function normalizeText(input: string): string {
   return input
@@ -17,7 +17,8 @@ export function normalizeText(input: string): string {
     .replace(/[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g, ' ')
     .replace(/[\uFF10-\uFF1A\uFF21-\uFF3A\uFF41-\uFF5A]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0xfee0))
     .replace(/[\u0080-\u009F]/g, (ch) => CP1252[ch.charCodeAt(0) - 0x80] ?? ' ')
-    .replace(/[\u2010-\u2015\u2212]/g, '-');
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/[\u2018\u2019\u02BC\u2032]/g, "'");
 }
 
 const LATIN_ACCENTED = /[\u00C0-\u024F]/;

@@ -48,4 +48,5 @@ export const de: Vocabulary = {
     'folgende schaltfläche',
   ],
   doneNotice: ['geändert', 'aktualisiert', 'aktiviert', 'verifiziert'],
+  advice: ['wir empfehlen', 'empfehlen wir'],
 };

@@ -109,6 +109,7 @@ export const en: Vocabulary = {
     'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
   ],
   doneNotice: [
+    'tried to sign in', 'tried to log in', 'attempted to sign in', 'sign-in attempt', 'login attempt', 'blocked',
     'verified', 'confirmed', 'activated', 'approved', 'changed', 'updated', 'succeeded', 'successful', 'successfully',
     'completed', 'was reset', 'been reset', 'new sign in', 'new sign-in', 'new signin', 'new log in', 'new log-in',
     'new login', 'signed in', 'logged in',
@@ -129,4 +130,5 @@ export const en: Vocabulary = {
     'link below', 'button below', 'url below', 'address below', 'following link', 'following url',
     'following address', 'following page', 'following button', 'link beneath',
   ],
+  advice: ['we recommend', 'we suggest', 'we advise', 'we strongly recommend', 'we strongly suggest', 'recommend that you', 'recommend you', 'consider changing'],
 };

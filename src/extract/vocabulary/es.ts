@@ -48,4 +48,5 @@ export const es: Vocabulary = {
   pointer: [
     'enlace de abajo', 'siguiente enlace', 'enlace a continuación', 'botón de abajo',
   ],
+  advice: ['te recomendamos', 'le recomendamos', 'recomendamos'],
 };

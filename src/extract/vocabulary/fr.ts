@@ -45,4 +45,5 @@ export const fr: Vocabulary = {
   pointer: [
     'lien ci-dessous', 'lien suivant', 'bouton ci-dessous',
   ],
+  advice: ['nous vous recommandons', 'nous recommandons', 'nous vous conseillons'],
 };

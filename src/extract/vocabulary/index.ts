@@ -93,6 +93,9 @@ export const DISCLAIMER_WORDS = compile('disclaimer');
 /** Words that point at the link that follows: "the link below", "the following link". */
 export const POINTER_WORDS = compile('pointer');
 
+/** Words of advice ("we recommend"): a link offered as advice in a notice is not the answer. */
+export const ADVICE_WORDS = compile('advice');
+
 // ---------------------------------------------------------------------------------------------
 // Link kinds that are never the verification link
 // ---------------------------------------------------------------------------------------------

@@ -46,4 +46,5 @@ export const it: Vocabulary = {
   pointer: [
     'link qui sotto', 'seguente link', 'link sottostante', 'pulsante qui sotto',
   ],
+  advice: ['ti consigliamo', 'vi consigliamo', 'consigliamo'],
 };

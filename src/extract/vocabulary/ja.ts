@@ -35,4 +35,5 @@ export const ja: Vocabulary = {
   pointer: [
     '以下のリンク', '下記のリンク', '下のボタン',
   ],
+  advice: ['お勧めします', '推奨します'],
 };

@@ -32,4 +32,5 @@ export const ko: Vocabulary = {
   pointer: [
     '아래 링크', '아래 버튼',
   ],
+  advice: ['권장합니다'],
 };

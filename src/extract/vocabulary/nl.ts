@@ -41,4 +41,5 @@ export const nl: Vocabulary = {
     'onderstaande link', 'link hieronder', 'knop hieronder',
   ],
   doneNotice: ['gewijzigd', 'bijgewerkt', 'geactiveerd', 'geverifieerd'],
+  advice: ['we raden je aan', 'wij raden u aan', 'we adviseren'],
 };

@@ -45,4 +45,5 @@ export const pl: Vocabulary = {
   pointer: [
     'poniższy link', 'link poniżej', 'przycisk poniżej',
   ],
+  advice: ['zalecamy', 'zalecamy zmianę'],
 };

@@ -41,4 +41,5 @@ export const pt: Vocabulary = {
   pointer: [
     'link abaixo', 'seguinte link', 'botão abaixo',
   ],
+  advice: ['recomendamos'],
 };

@@ -38,6 +38,11 @@ export interface Vocabulary {
    * them introduces the link, so what that block says is what the link does. Compiled into `POINTER_WORDS`.
    */
   readonly pointer?: readonly string[];
+  /**
+   * Words of advice ("we recommend", "we suggest"): a link offered as advice in a notice whose subject asks
+   * for nothing (a blocked sign-in, a leaked password) is not the answer. Compiled into `ADVICE_WORDS`.
+   */
+  readonly advice?: readonly string[];
   /** Link text of unsubscribe links (never the verification link). Compiled into `UNSUBSCRIBE_WORDS`. */
   readonly unsubscribe?: readonly string[];
   /**

@@ -32,4 +32,5 @@ export const zh: Vocabulary = {
   pointer: [
     '以下链接', '下面的链接', '下方按钮',
   ],
+  advice: ['建议您'],
 };
