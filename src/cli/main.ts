@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { banner } from './banner.js';
 import { prettyDestination } from './pretty-log.js';
 import { fromNow, iso, table, when, type Column } from './table.js';
@@ -13,6 +14,7 @@ import { ConfigError, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, parseDuration, resol
 import { ROLE_NAMES } from '../server/context.js';
 import { openStore } from '../server/store/open.js';
 import type { AccountRecord, Store } from '../server/store/store.js';
+import { RUNTIME_SERVICE_FLAGS } from '../server/node-flags.js';
 import { VERSION } from '../server/version.js';
 
 /** A wrong command line (unknown command or option, missing or invalid argument): exit 2. */
@@ -139,6 +141,8 @@ async function serve(values: Values): Promise<void> {
   }
   const pretty = logFormat(values, process.env) === 'pretty';
   const config = resolveConfig(options);
+  // The service's process: V8 reads these as it runs, so they take effect without a restart.
+  for (const flag of RUNTIME_SERVICE_FLAGS) setFlagsFromString(flag);
   const logDestination = pretty ? prettyDestination(process.stdout, { color: process.stdout.isTTY === true && process.stdout.hasColors() }) : undefined;
   // Loaded only to serve: the HTTP app, its plugins and templates are not needed by the other commands.
   const { startServer } = await import('../server/start.js');
