@@ -4,7 +4,7 @@ import { isFilled } from './css.js';
 import { BLOCK_TAGS, CELL_TAGS, hintNames, isElement, parentElement } from './html-document.js';
 import type { HtmlDocument } from './html-document.js';
 import type { PreparedMessage } from './message.js';
-import { collapseSpace, decodeEntities } from './text-utils.js';
+import { collapseSpace, decodeEntities, sentences } from './text-utils.js';
 import { urlEvidence } from './url-evidence.js';
 import type { UrlEvidence } from './url-evidence.js';
 
@@ -169,12 +169,12 @@ const URL_ANYWHERE = /\bhttps?:\/\/\S+/g;
 
 /** The last sentence of a run of text (what leads up to a URL). */
 function lastSentence(text: string): string {
-  return text.split(/(?<=[.!?。！？])\s+/).pop() ?? text;
+  return sentences(text).pop() ?? text;
 }
 
 /** The first sentence of a run of text (what follows a URL). */
 function firstSentence(text: string): string {
-  return text.split(/(?<=[.!?。！？])\s+/)[0] ?? text;
+  return sentences(text)[0] ?? text;
 }
 
 function textLinks(text: string): RawLink[] {

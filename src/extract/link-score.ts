@@ -6,7 +6,7 @@ import type { KindVerdict } from './link-kind.js';
 import type { PreparedMessage } from './message.js';
 import type { ExtractedLink, LinkKind } from './types.js';
 import { urlEvidence } from './url-evidence.js';
-import { firstWord, hasWord } from './text-utils.js';
+import { firstWord, hasWord, sentences } from './text-utils.js';
 import {
   ACCOUNT_WORDS, ADVICE_WORDS, CONFIRMATION_NOUN, DISCLAIMER_WORDS, DONE_NOTICE, FILLER_WORDS, LOGIN_ACTION, NEGATIVE_ACTION, NOT_ME_CONTEXT, POINTER_WORDS, RESET_ACTION,
   VERIFY_ACTION, WEAK_ACTION,
@@ -49,11 +49,6 @@ export interface ScoredLink {
 
 /** Phrases that use a reset or sign-in word for something else ("View recovery codes"). */
 const NOT_AN_ACTION = /\b(recovery|backup)\s*codes?\b/i;
-
-/** The sentences of a run of text. */
-function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?。！？])\s+/);
-}
 
 /**
  * The not-me words of the first sentence that offers something for the case the reader did not ask

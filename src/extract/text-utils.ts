@@ -147,3 +147,8 @@ export function hasWord(pattern: RegExp, text: string): boolean {
 export function firstWord(pattern: RegExp, text: string): string | undefined {
   return firstHit(pattern, text)?.word;
 }
+
+/** The sentences of a run of text, split after `.`, `!`, `?` and their full-width forms. */
+export function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?。！？])\s+/);
+}

@@ -20,16 +20,15 @@ interface Counted {
 /** Most mailboxes whose counts are kept; beyond it, the counts start over. */
 const MAILBOXES_KEPT = 1_000;
 
-/** The query a store runs, with (mailbox id, `after`): the mailbox's messages after position `after`, and the highest of them (null if none). */
-const countAfterSql = (id: string, after: string) => `SELECT COUNT(*) AS n, MAX(seq) AS top FROM messages WHERE mailbox_id = ${id} AND seq > ${after}`;
-export const COUNT_AFTER = { sqlite: countAfterSql('?', '?'), postgres: countAfterSql('$1', '$2') } as const;
+/** SQLite's query, with (mailbox id, `after`): the mailbox's messages after position `after`, and the highest of them (null if none). Postgres counts up to its horizon instead (postgres-messages.ts). */
+export const COUNT_AFTER_SQLITE = 'SELECT COUNT(*) AS n, MAX(seq) AS top FROM messages WHERE mailbox_id = ? AND seq > ?';
 
 /** Message counts per mailbox, each counted once and then only for what arrived since. */
 export class MailboxCounts {
   readonly #known = new Map<string, Counted>();
 
   /**
-   * The mailbox's message count. `countAfter(after)` answers the {@link COUNT_AFTER} row for
+   * The mailbox's message count. `countAfter(after)` answers a row of `n` and `top` (as {@link COUNT_AFTER_SQLITE}) for
    * the mailbox; calls for the same mailbox may overlap (each adds to what it started from).
    */
   async count(mailboxId: string, countAfter: (after: number) => Promise<Row | undefined> | Row | undefined): Promise<number> {

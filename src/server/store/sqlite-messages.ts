@@ -6,7 +6,7 @@
 // group's sync has ended; the next group does not wait for that sync (wal-sync.ts).
 import { withBody } from '../mime/parse.js';
 import { newId, randomToken } from '../ids.js';
-import { COUNT_AFTER, MailboxCounts } from './mailbox-counts.js';
+import { COUNT_AFTER_SQLITE, MailboxCounts } from './mailbox-counts.js';
 import { bytes, messageFromRow, num, RAW_COLUMNS, SUMMARY_COLUMNS, type Row } from './rows.js';
 import type { SqliteDb } from './sqlite-db.js';
 import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, Store, StoredMessage } from './store.js';
@@ -235,7 +235,7 @@ export function sqliteMessages(db: SqliteDb): SqliteMessages {
     },
 
     countMailboxMessages(mailboxId) {
-      return counts.count(mailboxId, (after) => db.get(COUNT_AFTER.sqlite, mailboxId, after));
+      return counts.count(mailboxId, (after) => db.get(COUNT_AFTER_SQLITE, mailboxId, after));
     },
 
     async getMessage(accountId, mailboxId, messageId) {
