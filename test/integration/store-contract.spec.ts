@@ -238,44 +238,55 @@ for (const backend of BACKENDS) {
       expect(uses.filter((u) => u === a.id)).toHaveLength(1);
     });
 
-    test('the recipient lookup finds a mailbox by address in any case and says whether its account has a webhook', async () => {
+    test("the recipient lookup finds a mailbox by address in any case, with its account's routing as of the time asked", async () => {
       const a = await account();
       const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'rcpt@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-      expect(await other().findMailboxByAddress('RCPT@mailwright.test')).toEqual({ ...box, accountHasWebhooks: false });
+      expect(await other().findMailboxByAddress('RCPT@mailwright.test', NOW)).toEqual({ ...box, routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
       const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: false, now: NOW });
-      expect(await other().findMailboxByAddress('rcpt@mailwright.test')).toEqual({ ...box, accountHasWebhooks: true });
+      const older = await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:2/', secret: 's', catchAll: true, now: NOW - 1 });
+      const webhooks = [{ id: older.id, catchAll: true }, { id: hook.id, catchAll: false }];
+      expect((await other().findMailboxByAddress('rcpt@mailwright.test', NOW))?.routing).toEqual({ webhooks, boundWebhookIds: [], changesAt: null });
+      // A mailbox bound to a webhook changes its account's routing while it lives; it has none of its own.
+      await stores[0]!.createMailbox({ accountId: a.id, address: 'bound@mailwright.test', webhookId: older.id, createdAt: NOW, expiresAt: NOW + 10 }, NOW);
+      await stores[0]!.createMailbox({ accountId: a.id, address: 'bound2@mailwright.test', webhookId: older.id, createdAt: NOW, expiresAt: NOW + 20 }, NOW);
+      expect((await other().findMailboxByAddress('rcpt@mailwright.test', NOW))?.routing).toEqual({ webhooks, boundWebhookIds: [older.id], changesAt: NOW + 10 });
+      expect((await other().findMailboxByAddress('rcpt@mailwright.test', NOW + 10))?.routing).toEqual({ webhooks, boundWebhookIds: [older.id], changesAt: NOW + 20 });
+      expect((await other().findMailboxByAddress('rcpt@mailwright.test', NOW + 20))?.routing).toEqual({ webhooks, boundWebhookIds: [], changesAt: null });
+      expect((await other().findMailboxByAddress('bound@mailwright.test', NOW))?.routing).toBeNull();
       await stores[0]!.deleteWebhook(a.id, hook.id);
-      expect((await other().findMailboxByAddress('rcpt@mailwright.test'))?.accountHasWebhooks).toBe(false);
-      expect(await other().findMailboxByAddress('nobody@mailwright.test')).toBeNull();
+      await stores[0]!.deleteWebhook(a.id, older.id);
+      expect((await other().findMailboxByAddress('rcpt@mailwright.test', NOW))?.routing).toEqual({ webhooks: [], boundWebhookIds: [], changesAt: null });
+      expect(await other().findMailboxByAddress('nobody@mailwright.test', NOW)).toBeNull();
     });
 
     test('the recipient lookup, asked again and again, follows a mailbox ended, swept and its address taken again', async () => {
       const a = await account();
       const address = 'again@mailwright.test';
       const first = await stores[0]!.createMailbox({ accountId: a.id, address, webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-      expect((await other().findMailboxByAddress(address))?.expiresAt).toBe(NOW + HOUR);
-      expect((await other().findMailboxByAddress(address))?.expiresAt).toBe(NOW + HOUR);
+      expect((await other().findMailboxByAddress(address, NOW))?.expiresAt).toBe(NOW + HOUR);
+      expect((await other().findMailboxByAddress(address, NOW))?.expiresAt).toBe(NOW + HOUR);
       await stores[0]!.expireMailbox(a.id, address, NOW + 5);
-      expect((await other().findMailboxByAddress(address))?.expiresAt).toBe(NOW + 5);
+      expect((await other().findMailboxByAddress(address, NOW))?.expiresAt).toBe(NOW + 5);
       const second = await stores[0]!.createMailbox({ accountId: a.id, address, webhookId: null, createdAt: NOW + 10, expiresAt: NOW + 20 }, NOW + 10);
       expect(second.id).not.toBe(first.id);
-      expect((await other().findMailboxByAddress(address))?.id).toBe(second.id);
+      expect((await other().findMailboxByAddress(address, NOW))?.id).toBe(second.id);
       await stores[0]!.sweepExpired(NOW + 30);
-      expect(await other().findMailboxByAddress(address)).toBeNull();
-      expect(await other().findMailboxByAddress(address.toUpperCase())).toBeNull();
+      expect(await other().findMailboxByAddress(address, NOW)).toBeNull();
+      expect(await other().findMailboxByAddress(address.toUpperCase(), NOW)).toBeNull();
     });
 
     test('the recipient lookup finds a new mailbox at once, with its account\'s webhooks, and is not disturbed by its neighbours', async () => {
       const a = await account();
       await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: true, now: NOW });
       const kept = await stores[0]!.createMailbox({ accountId: a.id, address: 'kept@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-      expect(await other().findMailboxByAddress('Kept@mailwright.test')).toEqual({ ...kept, accountHasWebhooks: true });
+      const routing = (await other().findMailboxByAddress('Kept@mailwright.test', NOW))?.routing;
+      expect(routing?.webhooks).toHaveLength(1);
       const neighbour = await stores[0]!.createMailbox({ accountId: a.id, address: 'neighbour@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-      expect((await other().findMailboxByAddress('neighbour@mailwright.test'))?.id).toBe(neighbour.id);
+      expect((await other().findMailboxByAddress('neighbour@mailwright.test', NOW))?.id).toBe(neighbour.id);
       await stores[0]!.expireMailbox(a.id, neighbour.id, NOW + 5);
       await stores[0]!.sweepExpired(NOW + 10);
-      expect(await other().findMailboxByAddress('neighbour@mailwright.test')).toBeNull();
-      expect(await other().findMailboxByAddress('kept@mailwright.test')).toEqual({ ...kept, accountHasWebhooks: true });
+      expect(await other().findMailboxByAddress('neighbour@mailwright.test', NOW)).toBeNull();
+      expect(await other().findMailboxByAddress('kept@mailwright.test', NOW)).toEqual({ ...kept, routing });
     });
 
     test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
@@ -285,7 +296,7 @@ for (const backend of BACKENDS) {
       const sweeps = await Promise.all([stores[0]!.sweepExpired(NOW + 20), other().sweepExpired(NOW + 20)]);
       expect(sweeps.reduce((n, s) => n + s.mailboxes, 0)).toBe(1);
       expect(sweeps.reduce((n, s) => n + s.messages, 0)).toBe(1);
-      expect(await stores[0]!.findMailboxByAddress('old@mailwright.test')).toBeNull();
+      expect(await stores[0]!.findMailboxByAddress('old@mailwright.test', NOW)).toBeNull();
     });
 
     test('a sweep in chunks deletes at most its limit per call, keeps the mailbox until it is empty, and a live mailbox untouched', async () => {
@@ -305,7 +316,7 @@ for (const backend of BACKENDS) {
       expect(chunks.reduce((n, c) => n + c.messages, 0)).toBe(7);
       expect(chunks.reduce((n, c) => n + c.deliveries, 0)).toBe(7);
       expect(chunks.map((c) => c.mailboxes)).toEqual([0, 0, 1]);
-      expect(await stores[0]!.findMailboxByAddress('full@mailwright.test')).toBeNull();
+      expect(await stores[0]!.findMailboxByAddress('full@mailwright.test', NOW)).toBeNull();
       expect(await stores[0]!.countMailboxMessages(live.id)).toBe(7);
     });
 
@@ -467,25 +478,27 @@ test.describe('store contract: postgres, several instances at once', () => {
       // would wait for the lock. The lock is held for that one turn only (its transaction holds
       // back the horizon of every fleet on this server), then the warm-up is tried again.
       await expect.poll(async () => {
-        expect(await b.findMailboxByAddress('cached@mailwright.test')).toEqual({ ...box, accountHasWebhooks: false });
+        expect(await b.findMailboxByAddress('cached@mailwright.test', now)).toEqual({ ...box, routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
         await locker.query('BEGIN');
         await locker.query('LOCK TABLE mailboxes IN ACCESS EXCLUSIVE MODE');
-        const answer = b.findMailboxByAddress('CACHED@mailwright.test');
+        const answer = b.findMailboxByAddress('CACHED@mailwright.test', now);
         const fromCache = await Promise.race([answer.then(() => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
         await locker.query('COMMIT');
-        expect(await answer).toEqual({ ...box, accountHasWebhooks: false });
+        expect(await answer).toEqual({ ...box, routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
         return fromCache;
       }, { message: 'b answers a cached look-up while the mailboxes table is locked' }).toBe(true);
       // An address not found is not cached: created on a, it is found on b at once.
-      expect(await b.findMailboxByAddress('new@mailwright.test')).toBeNull();
+      expect(await b.findMailboxByAddress('new@mailwright.test', now)).toBeNull();
       await a.createMailbox({ accountId: account.id, address: 'new@mailwright.test', webhookId: null, createdAt: now, expiresAt: now + HOUR }, now);
-      expect((await b.findMailboxByAddress('new@mailwright.test'))?.address).toBe('new@mailwright.test');
-      // Changes made on a reach b's cache: a webhook of the account, the mailbox ended early.
-      await a.createWebhook({ accountId: account.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: true, now });
-      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test'))?.accountHasWebhooks).toBe(true);
+      expect((await b.findMailboxByAddress('new@mailwright.test', now))?.address).toBe('new@mailwright.test');
+      // Changes made on a reach b's cache: a webhook of the account, a mailbox bound to it, the mailbox ended early.
+      const hook = await a.createWebhook({ accountId: account.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: true, now });
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.routing?.webhooks).toEqual([{ id: hook.id, catchAll: true }]);
+      await a.createMailbox({ accountId: account.id, address: 'bound@mailwright.test', webhookId: hook.id, createdAt: now, expiresAt: now + HOUR }, now);
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.routing?.boundWebhookIds).toEqual([hook.id]);
       // Ended early, but still live by the clock: only the announcement can tell b's cache.
       await a.expireMailbox(account.id, box.id, now + HOUR / 2);
-      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test'))?.expiresAt).toBe(now + HOUR / 2);
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.expiresAt).toBe(now + HOUR / 2);
     } finally {
       await locker.query('ROLLBACK').catch(() => {});
       await locker.end();

@@ -30,7 +30,7 @@ async function seed(ctx: ServiceContext) {
   const mailbox = async (name: string, lifetime: number) => {
     const at = ctx.clock.now();
     const box = await ctx.store.createMailbox({ accountId: account.id, address: `${name}@mailwright.test`, webhookId: null, createdAt: at, expiresAt: at + lifetime }, at);
-    for (let i = 0; i < 2; i++) await ctx.store.insertMessage(await planCopies(ctx.store, [box], at), MESSAGE, at);
+    for (let i = 0; i < 2; i++) await ctx.store.insertMessage(planCopies([(await ctx.store.findMailboxByAddress(box.address, at))!]), MESSAGE, at);
     return box;
   };
   /** Whether the mailbox is still in the store at all, expired or not. */

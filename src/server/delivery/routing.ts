@@ -6,7 +6,7 @@
 // deliveries in one transaction. A crash after SMTP's `250` therefore cannot lose a
 // delivery: the rows are already there and the dispatcher resumes them on start. The
 // webhook body is not stored; the dispatcher builds it from the stored message when it sends.
-import type { CopyPlan, MailboxRecord, Millis, RecipientMailbox, Store, WebhookRecord } from '../store/store.js';
+import type { CopyPlan, MailboxRecord, RecipientMailbox, WebhookRecord } from '../store/store.js';
 
 /**
  * The webhooks a copy in `mailbox` is delivered to: a mailbox bound to a webhook goes to
@@ -26,37 +26,16 @@ export function webhookTargets(
 }
 
 /**
- * One copy per mailbox with the webhooks it is owed, read from the store as of `now` (only
- * for unbound mailboxes of an account that has webhooks: a bound one needs no read, and
- * neither does one whose account had no webhook when SMTP looked its recipient up, see
- * {@link RecipientMailbox}). A webhook created or bound between that read and the insert is
- * not considered for this message; one deleted meanwhile is skipped by the insert.
+ * One copy per mailbox with the webhooks it is owed, from what the recipient look-up read with
+ * each mailbox (its account's routing): nothing more is read on the ingest path. A webhook
+ * created or bound after that look-up is not considered for this message; one deleted meanwhile
+ * is skipped by the insert.
  */
-export async function planCopies(
-  store: Store,
-  mailboxes: ReadonlyArray<MailboxRecord | RecipientMailbox>,
-  now: Millis,
-): Promise<CopyPlan[]> {
-  const accounts = new Map<string, Promise<{ webhooks: WebhookRecord[]; bound: Set<string> }>>();
-  const routingOf = (accountId: string) => {
-    let facts = accounts.get(accountId);
-    if (!facts) {
-      // An account without webhooks (mail only read over the API) needs no second read.
-      facts = store.listWebhooks(accountId).then(async (webhooks) => ({
-        webhooks,
-        bound: new Set(webhooks.length === 0 ? [] : await store.listBoundWebhookIds(accountId, now)),
-      }));
-      accounts.set(accountId, facts);
-    }
-    return facts;
-  };
-  return Promise.all(mailboxes.map(async (mailbox) => {
-    // A bound mailbox (every fixture inbox) goes to its webhook: nothing to read on the ingest
-    // path, since the insert itself skips a webhook deleted meanwhile.
-    if (mailbox.webhookId !== null) return { mailboxId: mailbox.id, webhookIds: [mailbox.webhookId] };
-    // Mail of an account without webhooks (read over the API only) owes no delivery.
-    if ('accountHasWebhooks' in mailbox && !mailbox.accountHasWebhooks) return { mailboxId: mailbox.id, webhookIds: [] };
-    const { webhooks, bound } = await routingOf(mailbox.accountId);
-    return { mailboxId: mailbox.id, webhookIds: webhookTargets(mailbox, webhooks, bound) };
+export function planCopies(mailboxes: readonly RecipientMailbox[]): CopyPlan[] {
+  return mailboxes.map((mailbox) => ({
+    mailboxId: mailbox.id,
+    // A bound mailbox (every fixture inbox) goes to its webhook; an account without webhooks owes none.
+    webhookIds: mailbox.webhookId !== null ? [mailbox.webhookId]
+      : webhookTargets(mailbox, mailbox.routing?.webhooks ?? [], new Set(mailbox.routing?.boundWebhookIds)),
   }));
 }

@@ -108,7 +108,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
       if (!config.domains.includes(domain)) {
         return refuse('unserved_domain', `<${recipient}>: this service does not serve the domain ${domain} (it serves ${config.domains.join(', ')}); check the address the mail was sent to`);
       }
-      store.findMailboxByAddress(target).then((mailbox) => {
+      store.findMailboxByAddress(target, clock.now()).then((mailbox) => {
         if (!mailbox) return refuse('unknown_mailbox', `<${recipient}>: no such mailbox here; create it first with POST /api/emails/generate`);
         if (mailbox.expiresAt <= clock.now()) {
           return refuse('expired_mailbox', `<${recipient}>: this mailbox expired at ${new Date(mailbox.expiresAt).toISOString()}; create a new one, or a longer expiryTime`, mailbox.accountId);
@@ -129,7 +129,7 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
             throw smtpError(552, `message exceeds the ${config.maxMessageSize} byte limit (SIZE); send a smaller message`);
           }
           const now = clock.now();
-          const plan = await planCopies(store, [...state.mailboxes.values()], now);
+          const plan = planCopies([...state.mailboxes.values()]);
           // The summary is stored beside the source; the body is read from the source when asked
           // for, but for a message owed to a webhook: read whole here, once, its deliveries go out
           // as soon as it commits, built from this read rather than from the store.

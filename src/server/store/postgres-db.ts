@@ -26,6 +26,9 @@ export const HORIZON_SQL = '(pg_snapshot_xmin(pg_current_snapshot())::text::bigi
 
 export type Queryable = pg.Pool | pg.PoolClient;
 
+/** SQL text, or a named statement: prepared once per connection (see {@link PgDb.rows}). */
+export type Statement = string | { name: string; text: string };
+
 /** What the listening connection reports: a notification, or that it dropped / is back. */
 export interface ListenSubscriber {
   /** A notification on one of the store's channels (`kind` names which). */
@@ -67,10 +70,14 @@ export class PgDb {
     return `mailwright_${kind}:${this.schema}`;
   }
 
-  async rows(sql: string, params: unknown[] = [], on: Queryable = this.pool): Promise<Row[]> {
-    return (await on.query(sql, params)).rows as Row[];
+  /**
+   * Runs `sql`; given a name too, as a statement each connection prepares once (parsed and
+   * planned once, where the ingest path sends the same statement again and again).
+   */
+  async rows(sql: Statement, params: unknown[] = [], on: Queryable = this.pool): Promise<Row[]> {
+    return (await on.query(typeof sql === 'string' ? { text: sql, values: params } : { ...sql, values: params })).rows as Row[];
   }
-  async row(sql: string, params: unknown[] = [], on: Queryable = this.pool): Promise<Row | undefined> {
+  async row(sql: Statement, params: unknown[] = [], on: Queryable = this.pool): Promise<Row | undefined> {
     return (await this.rows(sql, params, on))[0];
   }
   async count(sql: string, params: unknown[] = [], on: Queryable = this.pool): Promise<number> {

@@ -8,7 +8,7 @@ import { attemptFromRow, deliveryFromRow, num, optNum, str, webhookFromRow } fro
 import type { AttemptRecord, DeliveryRecord, Store, WebhookRecord } from './store.js';
 
 export type PgDeliveries = Pick<Store,
-  | 'createWebhook' | 'listWebhooks' | 'getWebhook' | 'getWebhookById' | 'listBoundWebhookIds' | 'setWebhookRefusingSince' | 'deleteWebhook'
+  | 'createWebhook' | 'listWebhooks' | 'getWebhook' | 'getWebhookById' | 'setWebhookRefusingSince' | 'deleteWebhook'
   | 'createDelivery' | 'claimDueDeliveries' | 'nextDeliveryDue' | 'recordAttempt' | 'listAttempts' | 'failPendingDeliveries' | 'listDeliveries'>;
 
 export function pgDeliveries(db: PgDb): PgDeliveries {
@@ -43,11 +43,6 @@ export function pgDeliveries(db: PgDb): PgDeliveries {
     async getWebhookById(id) {
       const row = await db.row('SELECT * FROM webhooks WHERE id = $1', [id]);
       return row ? webhookFromRow(row) : null;
-    },
-
-    async listBoundWebhookIds(accountId, now) {
-      const rows = await db.rows('SELECT DISTINCT webhook_id FROM mailboxes WHERE account_id = $1 AND webhook_id IS NOT NULL AND expires_at > $2', [accountId, now]);
-      return rows.map((r) => str(r.webhook_id));
     },
 
     async setWebhookRefusingSince(id, since) {

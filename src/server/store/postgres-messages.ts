@@ -17,7 +17,7 @@
 // reads the horizon; the batch's senders are answered once their messages are below it.
 import { newId } from '../ids.js';
 import { MailboxCounts } from './mailbox-counts.js';
-import { HORIZON_SQL, type PgDb } from './postgres-db.js';
+import { HORIZON_SQL, type PgDb, type Statement } from './postgres-db.js';
 import { withBody } from '../mime/parse.js';
 import { bytes, messageFromRow, num, RAW_COLUMNS, str, SUMMARY_COLUMNS, type Row } from './rows.js';
 import type { CommitWatcher, CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, Store, StoredMessage } from './store.js';
@@ -59,6 +59,17 @@ WITH src AS (
   RETURNING id
 )
 SELECT i.seq::text AS seq, i.id, i.account_id, i.mailbox, (SELECT COALESCE(array_agg(id), '{}') FROM dl) AS deliveries FROM ins i`;
+
+/** Batches of up to this many messages use a prepared statement, one per size (most batches are small). */
+const PREPARED_MESSAGES_MAX = 16;
+const insertStatement = (messages: number): Statement =>
+  messages <= PREPARED_MESSAGES_MAX ? { name: `mailwright_insert_${messages}`, text: insertBatch(messages) } : insertBatch(messages);
+
+/** Announces committed transactions to the fleet (see announce), and reads the horizon after them. */
+const ANNOUNCE: Statement = {
+  name: 'mailwright_announce',
+  text: `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
+};
 
 interface Job {
   copies: Array<{ mailboxId: string; webhookIds: string[]; id: string }>;
@@ -123,7 +134,7 @@ export function pgMessages(db: PgDb): PgMessages {
     const copies = jobs.flatMap((j, m) => j.copies.map((c) => ({ ...c, m: m + 1 })));
     const deliveries = copies.flatMap((c) => c.webhookIds.map((webhookId) => ({ id: newId('evt'), messageId: c.id, webhookId })));
     // Each source is a parameter of its own, sent as bytes (in an array it would go as hex text).
-    const rows = await db.rows(insertBatch(messages.length), [
+    const rows = await db.rows(insertStatement(messages.length), [
       messages.map((m) => (m.from ? JSON.stringify(m.from) : null)), messages.map((m) => JSON.stringify(m.to)), messages.map((m) => JSON.stringify(m.cc)),
       messages.map((m) => m.subject), jobs.map((j) => j.now), messages.map((m) => m.raw.length),
       copies.map((c) => c.m), copies.map((c) => c.mailboxId), copies.map((c) => c.id),
@@ -171,7 +182,7 @@ export function pgMessages(db: PgDb): PgMessages {
       const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
       const summaries = JSON.stringify(copies.map(({ message: m }) => [m.seq, m.id, m.accountId, m.mailboxId, m.mailbox, m.from, m.to, m.cc, m.subject, m.receivedAt, m.size]));
       await db.row(
-        `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
+        ANNOUNCE,
         [db.channel('messages'), `${db.instance} ${xids} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
       ).then((row) => observe(num(row!.h)), () => {});
     }

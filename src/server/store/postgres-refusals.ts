@@ -1,16 +1,31 @@
 // Owns SMTP's side of the Postgres store: the recipient look-up and the refusals it records.
 //
 // Look-ups are cached per instance while the instance listens to its fleet (see watch()): a
-// live mailbox found once is answered from memory until the fleet announces a change to it.
-// Triggers announce every change that could make a cached answer wrong (a mailbox ended early
-// or removed, a webhook added to or removed from its account; migration 3), whoever made it,
-// and the cache forgets the entry as the notification arrives. An address not found is not
-// cached, so a mailbox created on any instance is found at once; an entry past its expiry is
-// read again. When the listening connection drops the cache is emptied and stays off until it
+// live mailbox found once is answered from memory, with its account's routing, until the fleet
+// announces a change to either. Triggers announce every change that could make a cached answer
+// wrong (a mailbox ended early or removed; a webhook added to or removed from its account, or a
+// mailbox bound to one coming or going: migrations 3 and 4), whoever made it, and the cache
+// forgets the entry as the notification arrives. An address not found is not cached, so a
+// mailbox created on any instance is found at once; an entry is read again once its mailbox
+// expires, or a bound mailbox of its account does (the routing changes by itself then). When the listening connection drops the cache is emptied and stays off until it
 // is back (what was announced meanwhile is lost).
 import type { PgDb } from './postgres-db.js';
-import { RECIPIENT_LOOKUP, recipientFromRow, refusalFromRow } from './rows.js';
+import { recipientFromRow, refusalFromRow } from './rows.js';
 import type { RecipientMailbox, Store } from './store.js';
+
+/**
+ * The SMTP recipient look-up (`$1` the lower-case address, `$2` now): the mailbox with its
+ * account's routing, as recipientFromRow reads it.
+ */
+const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_build_array(
+    (SELECT COALESCE(json_agg(json_build_array(id, catch_all) ORDER BY created_at, id), '[]') FROM webhooks WHERE account_id = m.account_id),
+    b.bound, b.until)::text END AS routing_json
+  FROM mailboxes m LEFT JOIN LATERAL (
+    SELECT json_agg(DISTINCT webhook_id) AS bound, MIN(expires_at) AS until FROM mailboxes
+    WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > $2 AND m.webhook_id IS NULL
+      AND EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id)
+  ) b ON TRUE
+  WHERE m.address = $1`;
 
 /** Most addresses a cache keeps; beyond it, it starts over. */
 const CACHED_MAX = 10_000;
@@ -19,6 +34,9 @@ export type PgRefusals = Pick<Store, 'findMailboxByAddress' | 'recordRefusal' | 
   /** Caches look-ups while listening to the fleet's routing changes; returns a function that stops. */
   watch(): () => Promise<void>;
 };
+
+/** Until when a cached look-up holds by itself: its mailbox's expiry, or sooner its account's routing's next change. */
+const validUntil = (m: RecipientMailbox) => Math.min(m.expiresAt, m.routing?.changesAt ?? Infinity);
 
 export function pgRefusals(db: PgDb): PgRefusals {
   const cached = new Map<string, RecipientMailbox>();
@@ -47,14 +65,14 @@ export function pgRefusals(db: PgDb): PgRefusals {
     },
   };
   return {
-    async findMailboxByAddress(address) {
+    async findMailboxByAddress(address, now) {
       const key = address.toLowerCase();
       const hit = armed ? cached.get(key) : undefined;
-      if (hit && hit.expiresAt > Date.now()) return hit;
+      if (hit && now < validUntil(hit)) return hit;
       const started = epoch;
-      const row = await db.row(RECIPIENT_LOOKUP, [key]);
+      const row = await db.row(RECIPIENT_LOOKUP, [key, now]);
       const found = row ? recipientFromRow(row) : null;
-      if (found && armed && started === epoch && found.expiresAt > Date.now()) {
+      if (found && armed && started === epoch && now < validUntil(found)) {
         if (cached.size >= CACHED_MAX) cached.clear();
         cached.set(key, found);
       }

@@ -35,14 +35,19 @@ export function apiKeyFromRow(r: Row): ApiKeyRecord {
 }
 
 /**
- * The SMTP recipient lookup (`$1`: the lower-case address): the mailbox and whether its account
- * has a webhook, in one read (webhooks_account index).
+ * The SMTP recipient lookup reads the mailbox with its account's routing (`routing_json`, null
+ * for a bound mailbox): `[webhooks as [id, catchAll], oldest first, ids bound by a live mailbox,
+ * the soonest expiry of those]`, the last two read only when the account has a webhook. Each
+ * backend writes it in its own JSON functions; this reads either.
  */
-export const RECIPIENT_LOOKUP =
-  'SELECT m.*, EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = m.account_id) AS account_has_webhooks FROM mailboxes m WHERE m.address = $1';
-
 export function recipientFromRow(r: Row): RecipientMailbox {
-  return { ...mailboxFromRow(r), accountHasWebhooks: Boolean(r.account_has_webhooks) };
+  const mailbox = mailboxFromRow(r);
+  if (r.routing_json == null) return { ...mailbox, routing: null };
+  const [webhooks, bound, changesAt] = JSON.parse(str(r.routing_json)) as [Array<[string, unknown]>, string[] | null, number | null];
+  return {
+    ...mailbox,
+    routing: { webhooks: webhooks.map(([id, catchAll]) => ({ id, catchAll: Boolean(catchAll) })), boundWebhookIds: bound ?? [], changesAt: changesAt ?? null },
+  };
 }
 
 export function mailboxFromRow(r: Row): MailboxRecord {

@@ -6,7 +6,7 @@ import type { AttemptRecord, DeliveryRecord, Store, WebhookRecord } from './stor
 
 /** The methods of the Store this module implements for SQLite (its deliveries). */
 export type SqliteDeliveries = Pick<Store,
-  | 'createWebhook' | 'listWebhooks' | 'getWebhook' | 'getWebhookById' | 'listBoundWebhookIds' | 'setWebhookRefusingSince' | 'deleteWebhook'
+  | 'createWebhook' | 'listWebhooks' | 'getWebhook' | 'getWebhookById' | 'setWebhookRefusingSince' | 'deleteWebhook'
   | 'createDelivery' | 'claimDueDeliveries' | 'nextDeliveryDue' | 'recordAttempt' | 'listAttempts' | 'failPendingDeliveries' | 'listDeliveries'>;
 
 const LOG_ATTEMPT = 'INSERT OR REPLACE INTO delivery_attempts (delivery_id, attempt, at, duration_ms, status_code, error, ok) VALUES (?, ?, ?, ?, ?, ?, ?)';
@@ -36,10 +36,6 @@ export function sqliteDeliveries(db: SqliteDb): SqliteDeliveries {
     async getWebhookById(id) {
       const row = db.get('SELECT * FROM webhooks WHERE id = ?', id);
       return row ? webhookFromRow(row) : null;
-    },
-
-    async listBoundWebhookIds(accountId, now) {
-      return db.column<string>('SELECT DISTINCT webhook_id FROM mailboxes WHERE account_id = ? AND webhook_id IS NOT NULL AND expires_at > ?', accountId, now);
     },
 
     async setWebhookRefusingSince(id, since) {

@@ -1,12 +1,22 @@
 // Owns the mailboxes of the SQLite store: creating, finding and ending them, the SMTP
 // recipient lookup, and sweeping expired ones away with their messages and deliveries.
 import { newId } from '../ids.js';
-import { mailboxFromRow, num, RECIPIENT_LOOKUP, recipientFromRow, str } from './rows.js';
+import { mailboxFromRow, num, recipientFromRow, str } from './rows.js';
 import type { SqliteDb } from './sqlite-db.js';
 import { trimRefusals } from './sqlite-refusals.js';
 import { MailboxLimitError, StoreConflictError, SWEEP_MAILBOXES_MAX, type MailboxRecord, type Store } from './store.js';
 
-const RECIPIENT_LOOKUP_SQLITE = RECIPIENT_LOOKUP.replace('$1', '?');
+/**
+ * The SMTP recipient look-up (`@address` lower-case, `@now`): the mailbox with its
+ * account's routing, as recipientFromRow reads it (a subquery's JSON is text: json() reads it back).
+ */
+const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_array(
+    json((SELECT json_group_array(json_array(id, catch_all)) FROM (SELECT id, catch_all FROM webhooks WHERE account_id = m.account_id ORDER BY created_at, id))),
+    CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id) THEN json((SELECT json_group_array(DISTINCT webhook_id) FROM mailboxes
+      WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now)) END,
+    CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id) THEN (SELECT MIN(expires_at) FROM mailboxes
+      WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now) END) END AS routing_json
+  FROM mailboxes m WHERE m.address = @address`;
 
 /** The methods of the Store this module implements for SQLite (its mailboxes). */
 export type SqliteMailboxes = Pick<Store,
@@ -61,8 +71,8 @@ export function sqliteMailboxes(db: SqliteDb, countMessages: (mailboxId: string)
       return Promise.all(rows.map(async (row) => ({ ...mailboxFromRow(row), accountEmail: str(row.account_email), messageCount: await countMessages(str(row.id)) })));
     },
 
-    async findMailboxByAddress(address) {
-      const row = db.get(RECIPIENT_LOOKUP_SQLITE, address.toLowerCase());
+    async findMailboxByAddress(address, now) {
+      const row = db.get(RECIPIENT_LOOKUP, { address: address.toLowerCase(), now });
       return row ? recipientFromRow(row) : null;
     },
 

@@ -53,13 +53,23 @@ export interface MailboxRecord {
   expiresAt: Millis;
 }
 
+/** What routing needs to know of an unbound mailbox's account (see delivery/routing.ts). */
+export interface AccountRouting {
+  /** The account's webhooks, oldest first. */
+  webhooks: Array<Pick<WebhookRecord, 'id' | 'catchAll'>>;
+  /** Ids of those webhooks that a live mailbox is bound to. */
+  boundWebhookIds: string[];
+  /** When that set changes by itself next: the soonest expiry of those mailboxes; null when there are none. */
+  changesAt: Millis | null;
+}
+
 /** A mailbox as the SMTP recipient lookup finds it, with what routing needs to know of its account. */
 export interface RecipientMailbox extends MailboxRecord {
   /**
-   * The account had a webhook when it was looked up. Without one its mail owes no delivery, and
-   * routing reads nothing more for it (see delivery/routing.ts).
+   * Its account's routing, read with the mailbox (a bound mailbox's mail goes to its webhook,
+   * so it has none): the copy's deliveries are planned from it with no further read.
    */
-  accountHasWebhooks: boolean;
+  routing: AccountRouting | null;
 }
 
 /** A recipient SMTP refused, kept for a day so a timed-out wait can say what went wrong. */
@@ -299,8 +309,6 @@ export interface Store {
   getWebhook(accountId: string, id: string): Promise<WebhookRecord | null>;
   /** Any account's webhook (for delivery). */
   getWebhookById(id: string): Promise<WebhookRecord | null>;
-  /** Ids of the account's webhooks that at least one of its live mailboxes is bound to. */
-  listBoundWebhookIds(accountId: string, now: Millis): Promise<string[]>;
   setWebhookRefusingSince(id: string, since: Millis | null): Promise<void>;
   /** Deletes the webhook and its pending deliveries; false when it did not exist. */
   deleteWebhook(accountId: string, id: string): Promise<boolean>;
@@ -325,8 +333,11 @@ export interface Store {
   listDeliveries(webhookId: string, limit: number): Promise<Array<DeliveryRecord & { attemptLog: AttemptRecord[] }>>;
 
   // ---- refusals
-  /** A mailbox by address, live or expired but not yet swept (an address holds at most one). */
-  findMailboxByAddress(address: string): Promise<RecipientMailbox | null>;
+  /**
+   * A mailbox by address, live or expired but not yet swept (an address holds at most one), with
+   * its account's routing as of `now`.
+   */
+  findMailboxByAddress(address: string, now: Millis): Promise<RecipientMailbox | null>;
   recordRefusal(refusal: RefusalRecord): Promise<void>;
   /** Refusals at or after `since`, oldest first; of one account's mailboxes, or all when accountId is null. */
   listRefusals(input: { accountId: string | null; since: Millis; limit: number }): Promise<RefusalRecord[]>;

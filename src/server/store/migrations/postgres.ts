@@ -176,4 +176,30 @@ CREATE TRIGGER mailboxes_routing AFTER UPDATE OR DELETE ON mailboxes FOR EACH RO
 CREATE TRIGGER webhooks_routing AFTER INSERT OR DELETE ON webhooks FOR EACH ROW EXECUTE FUNCTION mailwright_routing_changed();
 `,
   },
+  {
+    // The recipient look-up carries its account's routing (which webhooks a live mailbox is
+    // bound to), so a mailbox bound to a webhook coming or going changes the routing of its
+    // account's other mailboxes: it is announced for the account, whoever makes the change.
+    version: 4,
+    sql: `
+CREATE OR REPLACE FUNCTION mailwright_routing_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'mailboxes' THEN
+    IF TG_OP = 'INSERT' THEN
+      PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'a ' || NEW.account_id);
+    ELSIF OLD.webhook_id IS NULL THEN
+      PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'm ' || OLD.address);
+    ELSE
+      PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'a ' || OLD.account_id);
+    END IF;
+  ELSIF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'a ' || OLD.account_id);
+  ELSE
+    PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'a ' || NEW.account_id);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER mailboxes_bound AFTER INSERT ON mailboxes FOR EACH ROW WHEN (NEW.webhook_id IS NOT NULL) EXECUTE FUNCTION mailwright_routing_changed();
+`,
+  },
 ];
