@@ -6,9 +6,10 @@
 // setup. "0.5 ms" rows put a delay proxy of this script's own between every instance and
 // PostgreSQL, holding what it forwards 0.5 ms each way (a same-zone network; the measured
 // round trip is printed). After each row every message acknowledged is counted in the store:
-// stored once, none lost. While a fleet is loaded, a probe sends through instance 1 to a
-// long-poll held on instance 2 and to a webhook (claimed with SKIP LOCKED); its API calls
-// count quota on the shared store, and every instance runs the sweeper meanwhile.
+// stored once, none lost. A last row of each 5-session group loads 4 instances again while a
+// probe sends through instance 1 to a long-poll held on instance 2 and to a webhook (claimed
+// with SKIP LOCKED); its API calls count quota on the shared store, and every instance runs
+// the sweeper meanwhile. The other rows run without it, so their ratios compare like with like.
 //
 // Needs PostgreSQL: MAILWRIGHT_BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
 // BENCH_MESSAGES sets the messages per session of each row (default 150). Run
@@ -30,12 +31,30 @@ const DATABASE = process.env.MAILWRIGHT_BENCH_DATABASE_URL ?? 'postgres://postgr
 const PER_SESSION = Number(process.env.BENCH_MESSAGES ?? 150);
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
+/** Median ms of a `SELECT 1` round trip at `url`. */
+async function roundTrip(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  for (let i = 0; i < 20; i++) await client.query('SELECT 1');
+  const times = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    await client.query('SELECT 1');
+    times.push(performance.now() - started);
+  }
+  await client.end();
+  return quantile(times, 0.5);
+}
+
 /**
- * A TCP proxy to `target` that holds every chunk `delayMs` before passing it on. Node's timers
+ * A TCP proxy to `target` that holds every chunk before passing it on, so that a round trip
+ * through it takes `extraMs` more than a direct one (0.5 ms each way by default). Node's timers
  * count whole milliseconds, so a thread of its own sleeps the fractions (Atomics.wait) and
- * wakes this one when the oldest held chunk is due.
+ * wakes this one when the oldest held chunk is due; that hand-over takes time too, so the hold
+ * is calibrated at start: measured round trips, and the hold corrected by what they missed.
  */
-async function delayProxy(target, delayMs = 0.5) {
+async function delayProxy(target, extraMs = 1) {
+  let delayMs = extraMs / 2;
   const queue = [];
   const sleeper = new Worker(`const { parentPort } = require('node:worker_threads');
     const cell = new Int32Array(new SharedArrayBuffer(4));
@@ -69,8 +88,18 @@ async function delayProxy(target, delayMs = 0.5) {
     for (const s of [client, upstream]) { s.on('close', end); s.on('error', end); }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
+  const direct = await roundTrip(target.toString());
+  const through = new URL(target);
+  through.hostname = '127.0.0.1';
+  through.port = String(port);
+  for (let round = 0; round < 4; round++) {
+    const missed = direct + extraMs - (await roundTrip(through.toString()));
+    delayMs = Math.max(0, delayMs + missed / 2);
+  }
   return {
-    port: server.address().port,
+    port,
+    holdMs: delayMs,
     async close() {
       server.close();
       for (const { socket } of queue.splice(0)) socket.destroy();
@@ -95,17 +124,6 @@ async function freshSchema(proxy) {
   };
 }
 
-/** Mean ms of a `SELECT 1` round trip at `url`. */
-async function roundTrip(url) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  for (let i = 0; i < 20; i++) await client.query('SELECT 1');
-  const started = performance.now();
-  for (let i = 0; i < 200; i++) await client.query('SELECT 1');
-  const ms = (performance.now() - started) / 200;
-  await client.end();
-  return ms;
-}
 
 /** `mailwright serve` as its own process, as users run it; resolves its URLs once it printed them. */
 async function serve(args) {
@@ -158,7 +176,7 @@ async function arrivals(sender, reader, running) {
 }
 
 /** One row: `instances` processes on `store`, `sessions` SMTP sessions each, all loaded at once. */
-async function row({ label, instances, sessions, delay }) {
+async function row({ label, instances, sessions, delay, probe: probed }) {
   const proxy = delay ? await delayProxy(new URL(DATABASE)) : null;
   const dir = mkdtempSync(join(tmpdir(), 'mailwright-fleet-'));
   const schema = label === 'SQLite' ? null : await freshSchema(proxy);
@@ -170,14 +188,14 @@ async function row({ label, instances, sessions, delay }) {
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, sessions * 5, sessions)));
     const started = performance.now();
     let loading = true;
-    const probe = instances > 1 && sessions > 1 ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve({ poll: [], webhook: [] });
+    const probe = probed ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve({ poll: [], webhook: [] });
     await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, count, sessions)));
     const seconds = (performance.now() - started) / 1000;
     loading = false;
     const times = await probe;
     const sent = instances * (count + sessions * 5) + times.poll.length;
     const stored = schema ? await schema.count() : (await api(servers[0], `/api/emails/${boxes[0].id}?limit=1`)).total;
-    return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? await roundTrip(schema.url) : null };
+    return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? { ms: await roundTrip(schema.url), holdMs: proxy.holdMs } : null };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await schema?.drop();
@@ -186,9 +204,14 @@ async function row({ label, instances, sessions, delay }) {
   }
 }
 
+// The msgs/s rows load the instances alone; a last row of each 5-session group loads 4
+// instances again with the cross-instance probe running, for its latencies (and what it costs).
 const ALL_ROWS = [
   { label: 'SQLite', instances: 1, sessions: 5, delay: false },
-  ...[false, true].flatMap((delay) => [5, ...(delay ? [1] : [])].flatMap((sessions) => [1, 2, 4].map((instances) => ({ label: 'PostgreSQL', instances, sessions, delay })))),
+  ...[false, true].flatMap((delay) => [5, ...(delay ? [1] : [])].flatMap((sessions) => [
+    ...[1, 2, 4].map((instances) => ({ label: 'PostgreSQL', instances, sessions, delay, probe: false })),
+    ...(sessions > 1 ? [{ label: 'PostgreSQL', instances: 4, sessions, delay, probe: true }] : []),
+  ])),
 ];
 // BENCH_ROWS=loopback|delay|single picks one group (with the rows it is compared to).
 const rows = ALL_ROWS.filter((r) => !process.env.BENCH_ROWS || ({ loopback: !r.delay, delay: r.delay && r.sessions === 5, single: r.delay && r.sessions === 1 })[process.env.BENCH_ROWS]);
@@ -203,6 +226,6 @@ for (const r of rows) {
   if (r.instances === 1) base.set(key, result.rate);
   rtt ??= result.rtt;
   const ratio = result.rate / base.get(key);
-  console.log(`${r.label.padEnd(12)} ${String(r.instances).padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.poll.length ? `${pq(result.times.poll)}, ${pq(result.times.webhook)} (${result.times.poll.length})` : '-'}`);
+  console.log(`${r.label.padEnd(12)} ${`${r.probe ? '+ probe ' : ''}${r.instances}`.padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.poll.length ? `${pq(result.times.poll)}, ${pq(result.times.webhook)} (${result.times.poll.length})` : '-'}`);
 }
-if (rtt !== null) console.log(`\nA round trip to PostgreSQL through the delay proxy: ${rtt.toFixed(2)} ms (direct: ${(await roundTrip(DATABASE)).toFixed(2)} ms)`);
+if (rtt !== null) console.log(`\nA round trip to PostgreSQL through the delay proxy, after its first row: ${rtt.ms.toFixed(2)} ms (direct: ${(await roundTrip(DATABASE)).toFixed(2)} ms; each chunk held ${rtt.holdMs.toFixed(2)} ms, calibrated for 1 ms more than direct)`);

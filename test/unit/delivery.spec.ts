@@ -517,6 +517,34 @@ test.describe('WebhookDispatcher', () => {
     expect((await log(ctx, webhook)).map((d) => [d.status, d.attempts.length])).toEqual(Array(4).fill(['delivered', 1]));
   });
 
+  test("another instance's commit that owes deliveries is looked at once within a second, for all announced meanwhile; not at once", async () => {
+    const ctx = context(store, clock);
+    const { webhook, mailbox } = await seed(ctx, receiver.url);
+    secret = webhook.secret;
+    let claims = 0;
+    const claim = store.claimDueDeliveries.bind(store);
+    store.claimDueDeliveries = (...args) => (claims++, claim(...args));
+    await using dispatcher = new WebhookDispatcher(ctx).start();
+    await dispatcher.idle();
+    claims = 0;
+    // Committed elsewhere (not announced here by the commit): only the fleet's announcements tell.
+    for (let i = 0; i < 3; i++) {
+      const copy = await receiveMail(ctx, mailbox, false);
+      ctx.bus.emit('message.stored', copy.message, [], true);
+    }
+    await dispatcher.idle();
+    expect(claims).toBe(0);
+    expect(receiver.received).toHaveLength(0);
+    clock.advance(999);
+    await dispatcher.idle();
+    expect(claims).toBe(0);
+    clock.advance(1);
+    await expect.poll(() => receiver.received.length).toBe(3);
+    await dispatcher.idle();
+    expect(claims).toBeGreaterThan(0); // one look claims all three (each attempt that ends looks again)
+    expect((await log(ctx, webhook)).map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
+  });
+
   test('close() stops delivering; a scheduled delivery stays pending', async () => {
     const ctx = context(store, clock);
     const { webhook, mailbox } = await seed(ctx, receiver.url);

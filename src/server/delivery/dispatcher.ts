@@ -15,6 +15,14 @@ function targetGoneReason(since: number): string {
     'for a whole retry schedule; bring the receiver back or delete the webhook';
 }
 
+/**
+ * How soon an instance looks at the store after another instance's commit owed deliveries:
+ * that instance claims and sends them itself; by then the look finds when its lease ends, so
+ * that this instance takes them over then should it die. Announcements that arrive meanwhile
+ * share the look.
+ */
+const REMOTE_LOOK_MS = 1_000;
+
 interface DispatcherOptions {
   /**
    * Attempts in flight at once.
@@ -56,9 +64,10 @@ export class WebhookDispatcher implements AsyncDisposable {
   readonly #client: Agent;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #onStored = (message: StoredMessage, deliveries: readonly DeliveryRecord[], remote = false) => {
-    // Another instance's commit may owe deliveries too: look, so that if it dies before sending
-    // them, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
-    if (deliveries.length === 0 && !remote) return;
+    // Another instance's commit owes deliveries: it sends them; look soon, so that if it dies
+    // first, this instance takes them over when their lease ends (SKIP LOCKED keeps it to one sender).
+    if (remote) return this.#lookWithin(REMOTE_LOOK_MS);
+    if (deliveries.length === 0) return;
     this.#log.debug({ deliveryIds: deliveries.map((d) => d.id) }, 'deliveries scheduled');
     // A store no other instance shares: the deliveries this commit made are ours alone: send them now,
     // without a claiming transaction first (a look at the store that finds one of them under
@@ -71,6 +80,10 @@ export class WebhookDispatcher implements AsyncDisposable {
     this.#kick();
   };
   #timer: unknown = null;
+  /** When the armed timer fires (clock ms). */
+  #timerDue = 0;
+  /** The latest time the store must be looked at next (clock ms), set by {@link #lookWithin}. */
+  #lookBy = Number.POSITIVE_INFINITY;
   #started = false;
   #closed: Promise<void> | null = null;
   #pumping: Promise<void> | null = null;
@@ -153,6 +166,7 @@ export class WebhookDispatcher implements AsyncDisposable {
     try {
       do {
         this.#again = false;
+        this.#lookBy = Number.POSITIVE_INFINITY;
         let room = this.#concurrency - this.#inFlight.size;
         while (room > 0 && !this.#closed) {
           const claimed = await store.claimDueDeliveries(clock.now(), this.#leaseMs, room);
@@ -181,9 +195,19 @@ export class WebhookDispatcher implements AsyncDisposable {
     }
   }
 
+  /** Makes sure the store is looked at within `delayMs` (sooner if already due). */
+  #lookWithin(delayMs: number): void {
+    if (this.#closed || !this.#started) return;
+    const by = this.#ctx.clock.now() + delayMs;
+    this.#lookBy = Math.min(this.#lookBy, by);
+    if (!this.#pumping && (this.#timer === null || this.#timerDue > by)) this.#arm(delayMs);
+  }
+
   #arm(delayMs: number): void {
     this.#clearTimer();
     if (this.#closed) return;
+    delayMs = Math.min(delayMs, this.#lookBy - this.#ctx.clock.now());
+    this.#timerDue = this.#ctx.clock.now() + Math.max(0, delayMs);
     const handle = this.#ctx.clock.setTimeout(() => {
       this.#timer = null;
       this.#kick();
