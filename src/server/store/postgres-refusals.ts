@@ -19,9 +19,9 @@ import type { RecipientMailbox, Store } from './store.js';
  */
 const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_build_array(
     (SELECT COALESCE(json_agg(json_build_array(id, catch_all) ORDER BY created_at, id), '[]') FROM webhooks WHERE account_id = m.account_id),
-    b.bound, b.until)::text END AS routing_json
+    b.bound)::text END AS routing_json
   FROM mailboxes m LEFT JOIN LATERAL (
-    SELECT json_agg(DISTINCT webhook_id) AS bound, MIN(expires_at) AS until FROM mailboxes
+    SELECT json_build_array(COALESCE(json_agg(DISTINCT webhook_id), '[]'), MIN(expires_at)) AS bound FROM mailboxes
     WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > $2 AND m.webhook_id IS NULL
       AND EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id)
   ) b ON TRUE

@@ -36,17 +36,17 @@ export function apiKeyFromRow(r: Row): ApiKeyRecord {
 
 /**
  * The SMTP recipient lookup reads the mailbox with its account's routing (`routing_json`, null
- * for a bound mailbox): `[webhooks as [id, catchAll], oldest first, ids bound by a live mailbox,
- * the soonest expiry of those]`, the last two read only when the account has a webhook. Each
+ * for a bound mailbox): `[webhooks as [id, catchAll], oldest first, [ids bound by a live mailbox,
+ * the soonest expiry of those]]`, the second read only when the account has a webhook. Each
  * backend writes it in its own JSON functions; this reads either.
  */
 export function recipientFromRow(r: Row): RecipientMailbox {
   const mailbox = mailboxFromRow(r);
   if (r.routing_json == null) return { ...mailbox, routing: null };
-  const [webhooks, bound, changesAt] = JSON.parse(str(r.routing_json)) as [Array<[string, unknown]>, string[] | null, number | null];
+  const [webhooks, bound] = JSON.parse(str(r.routing_json)) as [Array<[string, unknown]>, [string[], number | null] | null];
   return {
     ...mailbox,
-    routing: { webhooks: webhooks.map(([id, catchAll]) => ({ id, catchAll: Boolean(catchAll) })), boundWebhookIds: bound ?? [], changesAt: changesAt ?? null },
+    routing: { webhooks: webhooks.map(([id, catchAll]) => ({ id, catchAll: Boolean(catchAll) })), boundWebhookIds: bound?.[0] ?? [], changesAt: bound?.[1] ?? null },
   };
 }
 

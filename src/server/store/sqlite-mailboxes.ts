@@ -12,10 +12,8 @@ import { MailboxLimitError, StoreConflictError, SWEEP_MAILBOXES_MAX, type Mailbo
  */
 const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_array(
     json((SELECT json_group_array(json_array(id, catch_all)) FROM (SELECT id, catch_all FROM webhooks WHERE account_id = m.account_id ORDER BY created_at, id))),
-    CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id) THEN json((SELECT json_group_array(DISTINCT webhook_id) FROM mailboxes
-      WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now)) END,
-    CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id) THEN (SELECT MIN(expires_at) FROM mailboxes
-      WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now) END) END AS routing_json
+    CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id) THEN json((SELECT json_array(json_group_array(DISTINCT webhook_id), MIN(expires_at))
+      FROM mailboxes WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now)) END) END AS routing_json
   FROM mailboxes m WHERE m.address = @address`;
 
 /** The methods of the Store this module implements for SQLite (its mailboxes). */
