@@ -463,6 +463,31 @@ test.describe('store contract: postgres, several instances at once', () => {
     expect(new Set(inserted.map(([c]) => c!.message.seq)).size).toBe(subjects.length);
   });
 
+  test('a batch whose insert committed but whose announcement failed is answered once, stored once, and the sender not told to retry', async () => {
+    // The procedure that writes a batch, wrapped so that it fails after its commits: what a
+    // failed announcement or a connection lost after the commit looks like to the instance.
+    const admin = await connect();
+    try {
+      const { rows: [procedure] } = await admin.query(`SELECT pg_get_function_arguments(p.oid) AS args, p.proargnames AS names FROM pg_proc p
+        WHERE p.proname = 'mailwright_ingest' AND p.pronamespace = current_schema()::regnamespace`);
+      await admin.query('ALTER PROCEDURE mailwright_ingest RENAME TO mailwright_ingest_then');
+      await admin.query(`CREATE PROCEDURE mailwright_ingest(${procedure.args}) LANGUAGE plpgsql AS $$
+        BEGIN CALL mailwright_ingest_then(${(procedure.names as string[]).join(', ')}); RAISE EXCEPTION 'the announcement failed'; END $$`);
+    } finally {
+      await admin.end();
+    }
+    const a = await stores[0]!.createAccount({ email: 'late@example.com', role: 'civilian', isAdmin: false, passwordHash: null, now: NOW });
+    const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'late@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+    const [alone] = await insert(stores[0]!, [{ mailboxId: box.id, webhookIds: [] }], mail('alone'), NOW);
+    expect(alone?.message.subject).toBe('alone');
+    // Several at once go as one batch, whose failure would otherwise have each retried alone.
+    const together = await Promise.all(['one', 'two', 'three'].map((subject) => insert(stores[0]!, [{ mailboxId: box.id, webhookIds: [] }], mail(subject), NOW)));
+    expect(together.map(([c]) => c?.message.subject)).toEqual(['one', 'two', 'three']);
+    const listed = await stores[1]!.listMessages({ accountId: a.id, afterSeq: 0, limit: 10, includeBody: false, now: NOW });
+    expect(listed.map((m) => m.subject).sort()).toEqual(['alone', 'one', 'three', 'two']);
+    expect(listed.map((m) => m.id).sort()).toEqual([alone!, ...together.map(([c]) => c!)].map((c) => c.message.id).sort());
+  });
+
   test('cached recipient look-ups: answered without the database while nothing changed, and follow what another instance changes', async () => {
     const [a, b] = stores as [Store, Store];
     const stops = [a, b].map((s) => s.watchCommits!({ onMessage: () => {}, onResync: () => {} }));

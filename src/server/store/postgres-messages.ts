@@ -11,10 +11,10 @@
 // cursor readers see (not what is stored) until it ends.
 //
 // Round trips: messages that arrive while the instance's previous batch is being written go
-// in the next batch, one statement and one commit for all of them (their copies, their
-// deliveries). Then one more statement announces the batch to the other instances (a NOTIFY,
-// outside the insert: PostgreSQL serialises the commits of transactions that notify) and
-// reads the horizon; the batch's senders are answered once their messages are below it.
+// in the next batch, one CALL for all of them (migration 5's procedure): their copies and
+// deliveries commit together, then an announcement to the other instances (a NOTIFY, in a
+// transaction of its own: PostgreSQL serialises the commits of transactions that notify),
+// then the horizon is read; the batch's senders are answered once their messages are below it.
 import { newId } from '../ids.js';
 import { MailboxCounts } from './mailbox-counts.js';
 import { HORIZON_SQL, type PgDb, type Statement } from './postgres-db.js';
@@ -31,45 +31,23 @@ const COPIES_MAX = 0xffff;
 const BATCH_MESSAGES_MAX = 1_000;
 /** Most bytes of sources one batch carries (a larger message goes alone). */
 const BATCH_BYTES_MAX = 16 * 1024 * 1024;
-/** Longest list of summaries an announcement carries (PostgreSQL takes up to 8000 bytes). */
-const PAYLOAD_SUMMARIES_MAX = 7_000;
 /** Longest a sender waits for readers to see its message (a transaction elsewhere holds the horizon), ms. */
 const SETTLE_WAIT_MAX_MS = 50;
 /** How soon the horizon is read again while announced messages wait for it, ms: first, and at most. */
 const SETTLE_POLL_MS = 2;
 const SETTLE_POLL_MAX_MS = 32;
 
-/** One batch: every copy of its messages, their deliveries, and the rows as inserted. */
-const insertBatch = (messages: number) => `
-WITH src AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], ARRAY[${Array.from({ length: messages }, (_, i) => `$${13 + i}::bytea`).join(', ')}])
-    WITH ORDINALITY AS s(from_json, to_json, cc_json, subject, received_at, size, raw, m)
-), cp AS (
-  SELECT * FROM unnest($7::int[], $8::text[], $9::text[]) WITH ORDINALITY AS c(m, mailbox_id, id, n)
-), ins AS (
-  INSERT INTO messages (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
-  SELECT (pg_current_xact_id()::text::bigint << 16) + c.n, c.id, b.account_id, b.id, b.address, s.from_json, s.to_json, s.cc_json, s.subject, s.received_at, s.size, s.raw
-  FROM cp c JOIN src s ON s.m = c.m JOIN mailboxes b ON b.id = c.mailbox_id AND b.expires_at > s.received_at
-  RETURNING seq, id, account_id, mailbox_id, mailbox, received_at
-), dl AS (
-  INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
-  SELECT d.id, w.id, w.account_id, 'message.received', i.id, i.mailbox_id, 'pending', 0, i.received_at, i.received_at
-  FROM unnest($10::text[], $11::text[], $12::text[]) AS d(id, message_id, webhook_id)
-  JOIN ins i ON i.id = d.message_id JOIN webhooks w ON w.id = d.webhook_id AND w.account_id = i.account_id
-  RETURNING id
-)
-SELECT i.seq::text AS seq, i.id, i.account_id, i.mailbox, (SELECT COALESCE(array_agg(id), '{}') FROM dl) AS deliveries FROM ins i`;
-
-/** Batches of up to this many messages use a prepared statement, one per size (most batches are small). */
-const PREPARED_MESSAGES_MAX = 16;
-const insertStatement = (messages: number): Statement =>
-  messages <= PREPARED_MESSAGES_MAX ? { name: `mailwright_insert_${messages}`, text: insertBatch(messages) } : insertBatch(messages);
-
-/** Announces committed transactions to the fleet (see announce), and reads the horizon after them. */
-const ANNOUNCE: Statement = {
-  name: 'mailwright_announce',
-  text: `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2 || ' ' || x.h || E'\n' || $3), x.h::text AS h FROM (SELECT ${HORIZON_SQL} AS h) x`,
+/** Writes one batch and announces it (the procedure of migration 5), prepared once per connection. */
+const INGEST: Statement = {
+  name: 'mailwright_ingest',
+  text: `CALL mailwright_ingest(${Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ')})`,
 };
+
+/** The rows of a batch as written: each copy's position, account and address, and the deliveries made. */
+interface Written {
+  copies: Map<string, { seq: number; accountId: string; mailbox: string }>;
+  deliveries: Set<string>;
+}
 
 interface Job {
   copies: Array<{ mailboxId: string; webhookIds: string[]; id: string }>;
@@ -129,29 +107,57 @@ export function pgMessages(db: PgDb): PgMessages {
   };
 
   // ---- ingestion
+  /**
+   * The batch's rows when its CALL failed after the insert committed (the announcement or the
+   * connection failed): read back, so the senders are answered and no retry stores them twice
+   * (the other instances are not told: their waiters find the messages on their next read).
+   * Throws `error` when nothing of the batch is stored.
+   */
+  const committedAnyway = async (ids: string[], error: unknown): Promise<Row> => {
+    const row = await db.row(
+      `SELECT array_agg(seq::text ORDER BY seq) AS seqs, array_agg(id ORDER BY seq) AS ids, array_agg(account_id ORDER BY seq) AS accounts, array_agg(mailbox ORDER BY seq) AS addresses,
+         (SELECT array_agg(id) FROM deliveries WHERE message_id = ANY($1)) AS deliveries, ${HORIZON_SQL}::text AS horizon
+       FROM messages WHERE id = ANY($1)`,
+      [ids],
+    ).catch(() => undefined);
+    if (!row?.seqs) throw error;
+    return row;
+  };
+
+  /** Writes `jobs` as one batch and announces it; the rows as written and the horizon after. */
   const write = async (jobs: Job[]) => {
     const messages = jobs.map((j) => j.message);
     const copies = jobs.flatMap((j, m) => j.copies.map((c) => ({ ...c, m: m + 1 })));
     const deliveries = copies.flatMap((c) => c.webhookIds.map((webhookId) => ({ id: newId('evt'), messageId: c.id, webhookId })));
-    // Each source is a parameter of its own, sent as bytes (in an array it would go as hex text).
-    const rows = await db.rows(insertStatement(messages.length), [
+    let start = 0;
+    const starts = messages.map((m) => (start += m.raw.length) - m.raw.length);
+    const row = await db.row(INGEST, [
       messages.map((m) => (m.from ? JSON.stringify(m.from) : null)), messages.map((m) => JSON.stringify(m.to)), messages.map((m) => JSON.stringify(m.cc)),
-      messages.map((m) => m.subject), jobs.map((j) => j.now), messages.map((m) => m.raw.length),
+      messages.map((m) => m.subject), jobs.map((j) => j.now), messages.map((m) => m.raw.length), starts,
+      // The sources as one parameter, sent as bytes (in an array they would go as hex text).
+      messages.length === 1 ? messages[0]!.raw : Buffer.concat(messages.map((m) => m.raw)),
       copies.map((c) => c.m), copies.map((c) => c.mailboxId), copies.map((c) => c.id),
       deliveries.map((d) => d.id), deliveries.map((d) => d.messageId), deliveries.map((d) => d.webhookId),
-      ...messages.map((m) => m.raw),
-    ]);
-    const inserted = new Map(rows.map((r) => [str(r.id), r]));
-    const made = new Set<string>((rows[0]?.deliveries as string[] | undefined) ?? []);
+      db.channel('messages'), db.instance,
+    ]).catch((error: unknown) => committedAnyway(copies.map((c) => c.id), error));
+    const seqs = (row!.seqs as string[] | null) ?? [];
+    const ids = (row!.ids as string[] | null) ?? [];
+    const accounts = (row!.accounts as string[] | null) ?? [];
+    const addresses = (row!.addresses as string[] | null) ?? [];
+    const written: Written = {
+      copies: new Map(ids.map((id, i) => [id, { seq: Number(seqs[i]), accountId: accounts[i]!, mailbox: addresses[i]! }])),
+      deliveries: new Set((row!.deliveries as string[] | null) ?? []),
+    };
+    observe(num(row!.horizon));
     return jobs.map((job) => job.copies.flatMap((copy): InsertedCopy[] => {
-      const row = inserted.get(copy.id);
-      if (!row) return []; // its mailbox expired since the plan
-      const accountId = str(row.account_id);
+      const stored = written.copies.get(copy.id);
+      if (!stored) return []; // its mailbox expired since the plan
+      const { seq, accountId, mailbox } = stored;
       const message: StoredMessage = {
-        id: copy.id, seq: num(row.seq), accountId, mailboxId: copy.mailboxId, mailbox: str(row.mailbox),
+        id: copy.id, seq, accountId, mailboxId: copy.mailboxId, mailbox,
         from: job.message.from, to: job.message.to, cc: job.message.cc, subject: job.message.subject, receivedAt: job.now, size: job.message.raw.length,
       };
-      const owed: DeliveryRecord[] = deliveries.filter((d) => d.messageId === copy.id && made.has(d.id)).map((d) => ({
+      const owed: DeliveryRecord[] = deliveries.filter((d) => d.messageId === copy.id && written.deliveries.has(d.id)).map((d) => ({
         id: d.id, webhookId: d.webhookId, accountId, event: 'message.received', messageId: copy.id, mailboxId: copy.mailboxId,
         status: 'pending', attempts: 0, nextAttemptAt: job.now, createdAt: job.now,
       }));
@@ -160,57 +166,27 @@ export function pgMessages(db: PgDb): PgMessages {
   };
 
   /**
-   * Tells the other instances of committed batches, then answers their senders; `onCommitted`
-   * listeners are told once a batch is below the horizon (readers see it from then on): at once
-   * unless a transaction begun before it is still open somewhere. One announcement at a time:
-   * batches committed while one is under way go together in the next.
+   * Answers a written batch's senders once readers see their messages, and tells `onCommitted`
+   * listeners then: at once unless a transaction begun before the batch is still open
+   * somewhere; after a bound the senders are answered anyway (their messages are durable) and
+   * the listeners are told when the horizon passes.
    */
-  let told: Array<{ jobs: Job[]; results: InsertedCopy[][] }> = [];
-  let telling = false;
-  const announce = async () => {
-    if (telling || told.length === 0) return;
-    telling = true;
-    const batches = told;
-    told = [];
-    const copies = batches.flatMap((b) => b.results.flat());
-    if (copies.length > 0) {
-      // A batch's copies share one transaction: its id is their seq >> 16. The summaries ride
-      // along when they fit, so the other instances need not read them. The notification is
-      // not durable itself (nothing to lose: the messages are), so its commit holds
-      // PostgreSQL's notification lock for no flush; the same statement reads the horizon.
-      const xids = [...new Set(copies.map((c) => Math.floor(c.message.seq / 0x10000)))].join(',');
-      const owed = copies.some((c) => c.deliveries.length > 0) ? 'd' : '-';
-      const summaries = JSON.stringify(copies.map(({ message: m }) => [m.seq, m.id, m.accountId, m.mailboxId, m.mailbox, m.from, m.to, m.cc, m.subject, m.receivedAt, m.size]));
-      await db.row(
-        ANNOUNCE,
-        [db.channel('messages'), `${db.instance} ${xids} ${owed}`, Buffer.byteLength(summaries) <= PAYLOAD_SUMMARIES_MAX ? summaries : ''],
-      ).then((row) => observe(num(row!.h)), () => {});
-    }
-    for (const { jobs, results } of batches) {
-      const seqs = results.flat().map((c) => c.message.seq);
-      const answer = () => jobs.forEach((job, i) => job.resolve(results[i]!));
-      if (seqs.length === 0) {
-        answer();
-        continue;
-      }
-      // The senders are answered once readers see their messages, or after a bound when a
-      // transaction elsewhere holds the horizon (their messages are durable; listeners are
-      // told when it passes).
-      const bound = setTimeout(answer, SETTLE_WAIT_MAX_MS);
-      whenSettled(Math.max(...seqs), () => {
-        clearTimeout(bound);
-        jobs.forEach((job, i) => {
-          try {
-            if (results[i]!.length > 0) job.onCommitted?.(results[i]!);
-          } catch {
-            // a listener's failure is its own; the senders are still answered
-          }
-        });
-        answer();
+  const settle = (jobs: Job[], results: InsertedCopy[][]) => {
+    const seqs = results.flat().map((c) => c.message.seq);
+    const answer = () => jobs.forEach((job, i) => job.resolve(results[i]!));
+    if (seqs.length === 0) return answer();
+    const bound = setTimeout(answer, SETTLE_WAIT_MAX_MS);
+    whenSettled(Math.max(...seqs), () => {
+      clearTimeout(bound);
+      jobs.forEach((job, i) => {
+        try {
+          if (results[i]!.length > 0) job.onCommitted?.(results[i]!);
+        } catch {
+          // a listener's failure is its own; the senders are still answered
+        }
       });
-    }
-    telling = false;
-    void announce();
+      answer();
+    });
   };
 
   const pump = () => {
@@ -228,15 +204,13 @@ export function pgMessages(db: PgDb): PgMessages {
     }
     void (async () => {
       try {
-        // The next batch is written while this one is announced.
         const results = await write(batch).catch(async (error: unknown) => {
           if (batch.length === 1) throw error;
           // One bad message must not fail the others: each is written alone.
           return Promise.all(batch.map((job) => write([job]).then(([r]) => r!, (e: unknown) => (job.reject(e), null))));
         });
         const written = batch.flatMap((job, i) => (results[i] ? [{ job, result: results[i] }] : []));
-        told.push({ jobs: written.map((w) => w.job), results: written.map((w) => w.result) });
-        void announce();
+        settle(written.map((w) => w.job), written.map((w) => w.result));
       } catch (error) {
         batch[0]!.reject(error);
       } finally {
@@ -245,7 +219,6 @@ export function pgMessages(db: PgDb): PgMessages {
       }
     })();
   };
-
 
   return {
     insertMessage(plan: readonly CopyPlan[], message: NewMessage, now: Millis, onCommitted?: OnCommitted) {

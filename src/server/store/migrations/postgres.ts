@@ -202,4 +202,59 @@ END $$;
 CREATE TRIGGER mailboxes_bound AFTER INSERT ON mailboxes FOR EACH ROW WHEN (NEW.webhook_id IS NOT NULL) EXECUTE FUNCTION mailwright_routing_changed();
 `,
   },
+  {
+    // One round trip per batch of messages: the insert (its copies and their deliveries)
+    // commits, then the announcement to the other instances commits on its own, without
+    // waiting for its flush (PostgreSQL serialises the commits of notifying transactions, so
+    // the notification must not share the insert's), then the horizon is read; all in one
+    // CALL (see postgres-messages.ts). The sources come as one bytea, each message a slice.
+    version: 5,
+    sql: `
+CREATE PROCEDURE mailwright_ingest(
+  p_from TEXT[], p_to TEXT[], p_cc TEXT[], p_subject TEXT[], p_received_at BIGINT[], p_size BIGINT[], p_start BIGINT[], p_raws BYTEA,
+  p_copy_message INT[], p_copy_mailbox TEXT[], p_copy_id TEXT[],
+  p_delivery_id TEXT[], p_delivery_message TEXT[], p_delivery_webhook TEXT[],
+  p_channel TEXT, p_instance TEXT,
+  INOUT seqs TEXT[] DEFAULT NULL, INOUT ids TEXT[] DEFAULT NULL, INOUT accounts TEXT[] DEFAULT NULL, INOUT addresses TEXT[] DEFAULT NULL,
+  INOUT deliveries TEXT[] DEFAULT NULL, INOUT horizon TEXT DEFAULT NULL
+) LANGUAGE plpgsql AS $$
+DECLARE
+  tx BIGINT := pg_current_xact_id()::text::bigint;
+  summaries TEXT;
+BEGIN
+  WITH src AS (
+    SELECT s.*, substring(p_raws FROM s.start::int + 1 FOR s.size::int) AS raw
+    FROM unnest(p_from, p_to, p_cc, p_subject, p_received_at, p_size, p_start) WITH ORDINALITY AS s(from_json, to_json, cc_json, subject, received_at, size, start, m)
+  ), cp AS (
+    SELECT * FROM unnest(p_copy_message, p_copy_mailbox, p_copy_id) WITH ORDINALITY AS c(m, mailbox_id, id, n)
+  ), ins AS (
+    INSERT INTO messages (seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size, raw)
+    SELECT (tx << 16) + c.n, c.id, b.account_id, b.id, b.address, s.from_json, s.to_json, s.cc_json, s.subject, s.received_at, s.size, s.raw
+    FROM cp c JOIN src s ON s.m = c.m JOIN mailboxes b ON b.id = c.mailbox_id AND b.expires_at > s.received_at
+    RETURNING seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size
+  ), dl AS (
+    INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
+    SELECT d.id, w.id, w.account_id, 'message.received', i.id, i.mailbox_id, 'pending', 0, i.received_at, i.received_at
+    FROM unnest(p_delivery_id, p_delivery_message, p_delivery_webhook) AS d(id, message_id, webhook_id)
+    JOIN ins i ON i.id = d.message_id JOIN webhooks w ON w.id = d.webhook_id AND w.account_id = i.account_id
+    RETURNING id
+  )
+  SELECT array_agg(i.seq::text ORDER BY i.seq), array_agg(i.id ORDER BY i.seq), array_agg(i.account_id ORDER BY i.seq), array_agg(i.mailbox ORDER BY i.seq),
+    (SELECT array_agg(id) FROM dl),
+    json_agg(json_build_array(i.seq, i.id, i.account_id, i.mailbox_id, i.mailbox, i.from_json::json, i.to_json::json, i.cc_json::json, i.subject, i.received_at, i.size) ORDER BY i.seq)::text
+  INTO seqs, ids, accounts, addresses, deliveries, summaries FROM ins i;
+  COMMIT;
+  IF seqs IS NOT NULL THEN
+    -- The notification is not durable itself (the messages are): its commit does not wait for
+    -- the flush, so it holds PostgreSQL's notification lock only briefly. Its summaries ride
+    -- along when they fit in a payload (8000 bytes), else the listeners read them.
+    PERFORM set_config('synchronous_commit', 'off', true);
+    PERFORM pg_notify(p_channel, p_instance || ' ' || tx || ' ' || CASE WHEN deliveries IS NULL THEN '-' ELSE 'd' END || ' '
+      || (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) || E'\\n' || CASE WHEN octet_length(summaries) <= 7000 THEN summaries ELSE '' END);
+    COMMIT;
+  END IF;
+  horizon := (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)::text;
+END $$;
+`,
+  },
 ];
