@@ -12,6 +12,10 @@
 // the sweeper meanwhile. The other rows run without it, so their ratios compare like with like.
 //
 // Needs PostgreSQL: MAILWRIGHT_BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
+// Each instance is warmed up first, with the same number of messages whatever the
+// number of instances (BENCH_WARMUP, default 1000): its connections, caches and compiled
+// code as in a long-running fleet. Four instances share the warm-up one gets in a quarter of
+// the time, and a short row would otherwise measure V8 still compiling on every instance.
 // BENCH_MESSAGES sets the messages per session of each row (default 150). Run
 // `npm run build && npm run bench:fleet`.
 import { spawn } from 'node:child_process';
@@ -29,6 +33,7 @@ import { api, fmt, KEY, loadClient, mailbox, quantile, send } from './harness.js
 
 const DATABASE = process.env.MAILWRIGHT_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PER_SESSION = Number(process.env.BENCH_MESSAGES ?? 150);
+const WARM_UP = Number(process.env.BENCH_WARMUP ?? 1000);
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** Median ms of a `SELECT 1` round trip at `url`. */
@@ -176,16 +181,17 @@ async function arrivals(sender, reader, running) {
 }
 
 /** One row: `instances` processes on `store`, `sessions` SMTP sessions each, all loaded at once. */
-async function row({ label, instances, sessions, delay, probe: probed }) {
+async function row({ label, instances, sessions, delay, probe: probed, apart = false }) {
   const proxy = delay ? await delayProxy(new URL(DATABASE)) : null;
   const dir = mkdtempSync(join(tmpdir(), 'mailwright-fleet-'));
-  const schema = label === 'SQLite' ? null : await freshSchema(proxy);
-  const servers = await Promise.all(Array.from({ length: instances }, () => serve(schema ? ['--database-url', schema.url] : ['--data', join(dir, 'bench.db')])));
+  // Apart: each instance on a schema of its own, sharing nothing but the server and the cores.
+  const schemas = label === 'SQLite' ? [] : await Promise.all(Array.from({ length: apart ? instances : 1 }, () => freshSchema(proxy)));
+  const servers = await Promise.all(Array.from({ length: instances }, (_, i) => serve(schemas.length > 0 ? ['--database-url', schemas[i % schemas.length].url] : ['--data', join(dir, 'bench.db')])));
   try {
     const boxes = await Promise.all(servers.map((s) => mailbox(s)));
     const count = PER_SESSION * sessions;
-    // Warm-up: connections and caches of every instance.
-    await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, sessions * 5, sessions)));
+    // Warm-up: the same for each instance whatever their number.
+    await Promise.all(servers.map((s, i) => send(s.smtpPort, boxes[i].email, WARM_UP, sessions)));
     const started = performance.now();
     let loading = true;
     const probe = probed ? arrivals(servers[0], servers[1], () => loading) : Promise.resolve({ poll: [], webhook: [] });
@@ -193,12 +199,12 @@ async function row({ label, instances, sessions, delay, probe: probed }) {
     const seconds = (performance.now() - started) / 1000;
     loading = false;
     const times = await probe;
-    const sent = instances * (count + sessions * 5) + times.poll.length;
-    const stored = schema ? await schema.count() : (await api(servers[0], `/api/emails/${boxes[0].id}?limit=1`)).total;
-    return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? { ms: await roundTrip(schema.url), holdMs: proxy.holdMs } : null };
+    const sent = instances * (count + WARM_UP) + times.poll.length;
+    const stored = schemas.length > 0 ? (await Promise.all(schemas.map((s) => s.count()))).reduce((a, b) => a + b) : (await api(servers[0], `/api/emails/${boxes[0].id}?limit=1`)).total;
+    return { rate: (instances * count) / seconds, sent, stored, times, rtt: proxy ? { ms: await roundTrip(schemas[0].url), holdMs: proxy.holdMs } : null };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
-    await schema?.drop();
+    for (const schema of schemas) await schema.drop();
     await proxy?.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -206,16 +212,20 @@ async function row({ label, instances, sessions, delay, probe: probed }) {
 
 // The msgs/s rows load the instances alone; a last row of each 5-session group loads 4
 // instances again with the cross-instance probe running, for its latencies (and what it costs).
+// "4 apart" puts each of 4 instances on a schema of its own (no fleet: what this machine
+// gives 4 instances that share nothing but the PostgreSQL server), on loopback and where a
+// single session per instance leaves the cores as the limit.
 const ALL_ROWS = [
   { label: 'SQLite', instances: 1, sessions: 5, delay: false },
   ...[false, true].flatMap((delay) => [5, ...(delay ? [1] : [])].flatMap((sessions) => [
     ...[1, 2, 4].map((instances) => ({ label: 'PostgreSQL', instances, sessions, delay, probe: false })),
+    ...(delay === (sessions === 1) ? [{ label: 'PostgreSQL', instances: 4, sessions, delay, probe: false, apart: true }] : []),
     ...(sessions > 1 ? [{ label: 'PostgreSQL', instances: 4, sessions, delay, probe: true }] : []),
   ])),
 ];
 // BENCH_ROWS=loopback|delay|single picks one group (with the rows it is compared to).
 const rows = ALL_ROWS.filter((r) => !process.env.BENCH_ROWS || ({ loopback: !r.delay, delay: r.delay && r.sessions === 5, single: r.delay && r.sessions === 1 })[process.env.BENCH_ROWS]);
-console.log(`Fleet ingest: ${loadClient().name}, ~2 KB messages, ${PER_SESSION} per session per row (after a warm-up); msgs/s of the whole fleet`);
+console.log(`Fleet ingest: ${loadClient().name}, ~2 KB messages, ${PER_SESSION} per session per row (after ${WARM_UP} per instance to warm it up); msgs/s of the whole fleet`);
 console.log(`setup        instances  DB delay    sessions/instance     msgs/s   vs 1 instance   stored/acknowledged   under load, p50 / p95 ms: long-poll, webhook (n)`);
 const pq = (times) => `${quantile(times, 0.5).toFixed(1)} / ${quantile(times, 0.95).toFixed(1)}`;
 const base = new Map();
@@ -226,6 +236,6 @@ for (const r of rows) {
   if (r.instances === 1) base.set(key, result.rate);
   rtt ??= result.rtt;
   const ratio = result.rate / base.get(key);
-  console.log(`${r.label.padEnd(12)} ${`${r.probe ? '+ probe ' : ''}${r.instances}`.padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.poll.length ? `${pq(result.times.poll)}, ${pq(result.times.webhook)} (${result.times.poll.length})` : '-'}`);
+  console.log(`${r.label.padEnd(12)} ${`${r.probe ? '+ probe ' : ''}${r.instances}${r.apart ? ' apart' : ''}`.padStart(9)}  ${(r.delay ? '0.5 ms' : '-').padEnd(10)} ${String(r.sessions).padStart(17)} ${fmt(result.rate, 0)}   ${ratio.toFixed(2).padStart(13)}   ${`${result.stored}/${result.sent}${result.stored === result.sent ? '' : ' MISMATCH'}`.padStart(19)}   ${result.times.poll.length ? `${pq(result.times.poll)}, ${pq(result.times.webhook)} (${result.times.poll.length})` : '-'}`);
 }
 if (rtt !== null) console.log(`\nA round trip to PostgreSQL through the delay proxy, after its first row: ${rtt.ms.toFixed(2)} ms (direct: ${(await roundTrip(DATABASE)).toFixed(2)} ms; each chunk held ${rtt.holdMs.toFixed(2)} ms, calibrated for 1 ms more than direct)`);
