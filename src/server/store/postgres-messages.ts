@@ -27,7 +27,7 @@ const messageWithBodyFromRow = (row: Row) => withBody(messageFromRow(row), bytes
 
 /** Most copies one transaction holds: a copy's place in its transaction is below 2^16. */
 const COPIES_MAX = 0xffff;
-/** Most messages one batch carries (each source is a parameter of the statement). */
+/** Most messages one batch carries (one call: the sources go as one parameter, slices of it). */
 const BATCH_MESSAGES_MAX = 1_000;
 /** Most bytes of sources one batch carries (a larger message goes alone). */
 const BATCH_BYTES_MAX = 16 * 1024 * 1024;
