@@ -43,12 +43,6 @@ const INGEST: Statement = {
   text: `CALL mailwright_ingest(${Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ')})`,
 };
 
-/** The rows of a batch as written: each copy's position, account and address, and the deliveries made. */
-interface Written {
-  copies: Map<string, { seq: number; accountId: string; mailbox: string }>;
-  deliveries: Set<string>;
-}
-
 interface Job {
   copies: Array<{ mailboxId: string; webhookIds: string[]; id: string }>;
   message: NewMessage;
@@ -144,20 +138,19 @@ export function pgMessages(db: PgDb): PgMessages {
     const ids = (row!.ids as string[] | null) ?? [];
     const accounts = (row!.accounts as string[] | null) ?? [];
     const addresses = (row!.addresses as string[] | null) ?? [];
-    const written: Written = {
-      copies: new Map(ids.map((id, i) => [id, { seq: Number(seqs[i]), accountId: accounts[i]!, mailbox: addresses[i]! }])),
-      deliveries: new Set((row!.deliveries as string[] | null) ?? []),
-    };
+    // The copies as written (each one's position, account and address), and the deliveries made.
+    const written = new Map(ids.map((id, i) => [id, { seq: Number(seqs[i]), accountId: accounts[i]!, mailbox: addresses[i]! }]));
+    const made = new Set((row!.deliveries as string[] | null) ?? []);
     observe(num(row!.horizon));
     return jobs.map((job) => job.copies.flatMap((copy): InsertedCopy[] => {
-      const stored = written.copies.get(copy.id);
+      const stored = written.get(copy.id);
       if (!stored) return []; // its mailbox expired since the plan
       const { seq, accountId, mailbox } = stored;
       const message: StoredMessage = {
         id: copy.id, seq, accountId, mailboxId: copy.mailboxId, mailbox,
         from: job.message.from, to: job.message.to, cc: job.message.cc, subject: job.message.subject, receivedAt: job.now, size: job.message.raw.length,
       };
-      const owed: DeliveryRecord[] = deliveries.filter((d) => d.messageId === copy.id && written.deliveries.has(d.id)).map((d) => ({
+      const owed: DeliveryRecord[] = deliveries.filter((d) => d.messageId === copy.id && made.has(d.id)).map((d) => ({
         id: d.id, webhookId: d.webhookId, accountId, event: 'message.received', messageId: copy.id, mailboxId: copy.mailboxId,
         status: 'pending', attempts: 0, nextAttemptAt: job.now, createdAt: job.now,
       }));

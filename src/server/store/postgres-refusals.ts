@@ -7,8 +7,9 @@
 // mailbox bound to one coming or going: migrations 3 and 4), whoever made it, and the cache
 // forgets the entry as the notification arrives. An address not found is not cached, so a
 // mailbox created on any instance is found at once; an entry is read again once its mailbox
-// expires, or a bound mailbox of its account does (the routing changes by itself then). When the listening connection drops the cache is emptied and stays off until it
-// is back (what was announced meanwhile is lost).
+// expires, or a bound mailbox of its account does (the routing changes by itself then). When
+// the listening connection drops the cache is emptied and stays off until it is back (what was
+// announced meanwhile is lost).
 import type { PgDb } from './postgres-db.js';
 import { recipientFromRow, refusalFromRow } from './rows.js';
 import type { RecipientMailbox, Store } from './store.js';
