@@ -53,6 +53,8 @@ const SERVE_FLAGS: Flags = {
   'allow-private-webhooks': { type: 'boolean', help: 'allow webhooks to private addresses on a public host' },
   'greeting-delay': { type: 'string', arg: 'D', help: 'pause before the SMTP greeting, as an internet MX does (default 0: greet at once)' },
   'open-signup': { type: 'boolean', help: 'let people create civilian accounts from the web UI ("Create account")' },
+  'trust-proxy': { type: 'string', arg: 'P', help: 'believe X-Forwarded-* from these proxies: true, or addresses/CIDRs, comma-separated (default: ignore them)' },
+  'smtp-max-clients': { type: 'string', arg: 'N', help: 'most SMTP connections served at once (default 100)' },
 };
 
 const EMAIL: Flag = { type: 'string', arg: 'E', help: "the account's email (required)" };
@@ -116,6 +118,8 @@ export function serveOptions(values: Record<string, string | boolean | string[] 
     webhookRetrySchedule: schedule === undefined ? undefined : schedule.split(',').filter(Boolean).map(parseDuration),
     allowPrivateWebhooks: flag('allow-private-webhooks'),
     openSignup: flag('open-signup'),
+    trustProxy: pick('trust-proxy'),
+    smtpMaxClients: integer('smtp-max-clients', pick('smtp-max-clients')),
   };
 }
 

@@ -1,6 +1,7 @@
 // Owns turning user options (startServer arguments, CLI flags, MAILWRIGHT_* variables)
 // into a validated ResolvedConfig.
 import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** The HTTP port when none is given. */
 export const DEFAULT_HTTP_PORT = 8025;
@@ -47,6 +48,15 @@ export interface ServerOptions {
   greetingDelayMs?: number;
   /** Let people create `civilian` accounts from the sign-in page ("Create account"). @default false */
   openSignup?: boolean;
+  /**
+   * Which reverse proxies to believe (fastify's `trustProxy`): `true` for any, or their
+   * addresses and CIDRs (`'10.0.0.1'`, `'10.0.0.0/8, ::1'`, also `loopback`, `linklocal`,
+   * `uniquelocal`). Only then do the client address and protocol come from
+   * `X-Forwarded-For` / `X-Forwarded-Proto`; otherwise those headers are ignored. @default false
+   */
+  trustProxy?: boolean | string | string[];
+  /** Most SMTP connections served at once; one more is answered `421` and closed. @default 100 */
+  smtpMaxClients?: number;
 }
 
 /** A bad option value, named with the option, the rule and the fix. */
@@ -64,10 +74,33 @@ function port(name: string, value: number | undefined, fallback: number): number
   return p;
 }
 
+function wholePositive(name: string, value: number | undefined, fallback: number): number {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a whole number of 1 or more, got ${value}`);
+  return n;
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   const n = value ?? fallback;
   if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${value}`);
   return n;
+}
+
+/** proxy-addr's names for whole ranges, accepted in `trustProxy` beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(value: boolean | string | string[] | undefined): boolean | string[] {
+  if (value === undefined || value === false) return false;
+  if (value === true) return true;
+  const entries = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (entries.length === 1 && /^(true|false)$/i.test(entries[0]!)) return entries[0]!.toLowerCase() === 'true';
+  if (entries.length === 0) return false;
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.includes(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry)) {
+      throw new ConfigError(`--trust-proxy "${entry}" is not an address, a CIDR or one of ${PROXY_RANGE_NAMES.join(', ')}; write e.g. --trust-proxy 10.0.0.0/8,::1 or --trust-proxy true`);
+    }
+  }
+  return entries;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
@@ -118,5 +151,7 @@ export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     openSignup: options.openSignup ?? false,
     greetingDelayMs: nonNegative('greetingDelayMs', options.greetingDelayMs, 0),
+    trustProxy: trustProxy(options.trustProxy),
+    smtpMaxClients: wholePositive('--smtp-max-clients', options.smtpMaxClients, 100),
   };
 }

@@ -49,6 +49,10 @@ export interface ResolvedConfig {
   openSignup: boolean;
   /** Pause before the SMTP greeting, ms (0: greet at once). */
   greetingDelayMs: number;
+  /** The reverse proxies believed for the client address and protocol: none (false), any (true), or these addresses, CIDRs and range names. */
+  trustProxy: boolean | string[];
+  /** Most SMTP connections served at once. */
+  smtpMaxClients: number;
 }
 
 export interface ServiceContext {

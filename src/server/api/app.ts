@@ -19,6 +19,8 @@ export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // The client address and protocol come from X-Forwarded-* only from proxies the operator named (--trust-proxy).
+    trustProxy: ctx.config.trustProxy,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
     // Errors raised before routing (a path segment over the router's limit, a malformed URL) are problem+json too.
     frameworkErrors: frameworkProblem,
