@@ -22,6 +22,20 @@ import type { WebhookRecord } from '../../src/server/store/store.js';
 
 const PUBLIC = { allowPrivate: false };
 
+/** The 16-bit groups of a dotted IPv4 address, as hex. */
+function groups(ipv4: string, xor = 0): [string, string] {
+  const [a, b, c, d] = ipv4.split('.').map(Number) as [number, number, number, number];
+  return [(((a << 8) | b) ^ xor).toString(16), (((c << 8) | d) ^ xor).toString(16)];
+}
+
+/** A Teredo address (2001:0::/32): server IPv4 in groups 2-3, client IPv4 XOR 0xffffffff in the last two. */
+function teredo(server: string, client: string): string {
+  return ['2001', '0', ...groups(server), '8000', '63bf', ...groups(client, 0xffff)].join(':');
+}
+
+/** Teredo server of the examples: a public address (65.54.227.120). */
+const TEREDO_SERVER = '65.54.227.120';
+
 function refusal(url: string) {
   try {
     assertWebhookUrlAllowed(url, PUBLIC);
@@ -66,6 +80,41 @@ test.describe('assertWebhookUrlAllowed', () => {
     'http://2130706433/',
     'http://0x7f.1/',
     'http://127.1/',
+    // The cloud metadata address spelled in IPv6.
+    'http://[2002:a9fe:a9fe::1]/', // 6to4
+    'http://[::a9fe:a9fe]/', // IPv4-compatible (::/96)
+    `http://[${teredo(TEREDO_SERVER, '169.254.169.254')}]/`, // Teredo client
+    'http://[::ffff:0:a9fe:a9fe]/', // IPv4-translated (RFC 6145)
+    'http://[64:ff9b:1::a9fe:a9fe]/', // local-use NAT64 (RFC 8215)
+    'http://[0:0:0:0:0:ffff:a9fe:a9fe]/', // IPv4-mapped, spelled out
+    'http://[fd00:ec2::254]/', // the IPv6 metadata address
+    // Loopback and private IPv4 wrapped in every IPv6 form.
+    'http://[::ffff:7f00:1]/',
+    'http://[2002:7f00:1::1]/',
+    'http://[2002:a00:1::1]/',
+    'http://[2002:c0a8:1::1]/',
+    `http://[${teredo(TEREDO_SERVER, '127.0.0.1')}]/`,
+    `http://[${teredo(TEREDO_SERVER, '10.0.0.1')}]/`,
+    `http://[${teredo(TEREDO_SERVER, '192.168.0.1')}]/`,
+    `http://[${teredo('10.0.0.1', '93.184.216.34')}]/`, // a private Teredo server
+    'http://[64:ff9b::7f00:1]/',
+    'http://[64:ff9b::a00:1]/',
+    'http://[64:ff9b::c0a8:1]/',
+    'http://[64:ff9b:1::7f00:1]/',
+    'http://[::7f00:1]/',
+    'http://[::a00:1]/',
+    'http://[::c0a8:1]/',
+    'http://[::ffff:0:a00:1]/',
+    // Other non-unicast ranges.
+    'http://[2001:db8::1]/', // documentation
+    'http://[2002:ffff:ffff::1]/', // 6to4 of the broadcast address
+    'http://[::ffff:255.255.255.255]/',
+    'http://[ff02::1]/', // multicast
+    'http://[fec0::1]/', // site-local
+    'http://[100::1]/', // discard-only
+    'http://198.18.0.1/', // benchmarking
+    'http://192.0.2.1/', // documentation
+    'http://240.0.0.1/', // reserved
   ];
   for (const url of privateTargets) {
     test(`refuses ${url}`, () => {
@@ -74,6 +123,8 @@ test.describe('assertWebhookUrlAllowed', () => {
       expect(error!.code).toBe('MW_ERR_WEBHOOK_URL_PRIVATE');
       expect(error!.url).toBe(url);
       expect(error!.message).toContain(url);
+      expect(error!.rule).not.toBe('');
+      expect(error!.message).toContain(`, a ${error!.rule}; `);
       expect(error!.message).toContain('--allow-private-webhooks');
       expect(error!.message).toContain('loopback host');
     });
@@ -88,6 +139,44 @@ test.describe('assertWebhookUrlAllowed', () => {
     expect(refusal('http://127.0.0.1/')!.rule).toContain('loopback');
     expect(refusal('http://localhost/')!.rule).toBe('localhost');
     expect(refusal('http://10.1.2.3/')!.message).toMatch(/^webhook URL http:\/\/10\.1\.2\.3\/ targets 10\.1\.2\.3, a private network/);
+    expect(refusal('http://[::]/')!.rule).toContain('unspecified');
+    expect(refusal('http://255.255.255.255/')!.rule).toContain('broadcast');
+    expect(refusal('http://224.0.0.1/')!.rule).toContain('multicast');
+    expect(refusal('http://[2001:db8::1]/')!.rule).toContain('documentation');
+    expect(refusal('http://[fd00:ec2::254]/')!.rule).toContain('cloud metadata address');
+  });
+
+  const metadataSpellings: Array<[string, string]> = [
+    ['http://[2002:a9fe:a9fe::1]/', '6to4 address embedding 169.254.169.254, a cloud metadata address'],
+    ['http://[::a9fe:a9fe]/', 'IPv4-compatible address embedding 169.254.169.254, a cloud metadata address'],
+    [`http://[${teredo(TEREDO_SERVER, '169.254.169.254')}]/`, 'Teredo address whose client is 169.254.169.254, a cloud metadata address'],
+    ['http://[::ffff:0:a9fe:a9fe]/', 'IPv4-translated address embedding 169.254.169.254, a cloud metadata address'],
+    ['http://[64:ff9b:1::a9fe:a9fe]/', 'NAT64 address embedding 169.254.169.254, a cloud metadata address'],
+    ['http://[64:ff9b::a9fe:a9fe]/', 'NAT64 address embedding 169.254.169.254, a cloud metadata address'],
+    ['http://[0:0:0:0:0:ffff:a9fe:a9fe]/', 'IPv4-mapped address embedding 169.254.169.254, a cloud metadata address'],
+  ];
+  for (const [url, rule] of metadataSpellings) {
+    test(`refuses the metadata address spelled ${url} and says how it is wrapped`, () => {
+      const error = refusal(url);
+      expect(error?.code).toBe('MW_ERR_WEBHOOK_URL_PRIVATE');
+      expect(error!.rule).toMatch(new RegExp(`^${rule.replace(/[.()]/g, '\\$&')}`));
+      expect(error!.message).toContain(`, a ${rule}`);
+      expect(error!.message).toContain('--allow-private-webhooks');
+    });
+  }
+
+  test('the Teredo helper builds the client from the last 32 bits XOR 0xffffffff', () => {
+    expect(teredo(TEREDO_SERVER, '169.254.169.254')).toBe('2001:0:4136:e378:8000:63bf:5601:5601');
+  });
+
+  test('names the wrapped private and loopback addresses', () => {
+    expect(refusal('http://[2002:7f00:1::1]/')!.rule).toMatch(/^6to4 address embedding 127\.0\.0\.1, a loopback/);
+    expect(refusal(`http://[${teredo(TEREDO_SERVER, '10.0.0.1')}]/`)!.rule).toMatch(/^Teredo address whose client is 10\.0\.0\.1, a private network \(RFC 1918/);
+    expect(refusal(`http://[${teredo('10.0.0.1', '93.184.216.34')}]/`)!.rule).toMatch(/^Teredo address whose server is 10\.0\.0\.1, a private network/);
+    expect(refusal('http://[64:ff9b::c0a8:1]/')!.rule).toMatch(/^NAT64 address embedding 192\.168\.0\.1, a private network/);
+    expect(refusal('http://[::c0a8:1]/')!.rule).toMatch(/^IPv4-compatible address embedding 192\.168\.0\.1, a private network/);
+    expect(refusal('http://[::ffff:7f00:1]/')!.rule).toMatch(/^IPv4-mapped address embedding 127\.0\.0\.1, a loopback/);
+    expect(refusal('http://[2002:ffff:ffff::1]/')!.rule).toMatch(/^6to4 address embedding 255\.255\.255\.255, a broadcast/);
   });
 
   const publicTargets = [
@@ -103,6 +192,13 @@ test.describe('assertWebhookUrlAllowed', () => {
     'http://[::ffff:8.8.8.8]/',
     'https://hooks.example.org:8443/x?y=1',
     'http://localhost.example.com/',
+    'http://93.184.216.34/',
+    'http://[2606:2800:220:1:248:1893:25c8:1946]/',
+    'https://example.com/hook',
+    'http://[2002:5db8:d822::1]/', // 6to4 of 93.184.216.34
+    'http://[64:ff9b::5db8:d822]/', // NAT64 of 93.184.216.34
+    'http://[64:ff9b:1::5db8:d822]/',
+    `http://[${teredo(TEREDO_SERVER, '93.184.216.34')}]/`, // public server and client
   ];
   for (const url of publicTargets) {
     test(`allows ${url}`, () => {
@@ -134,10 +230,10 @@ test.describe('assertWebhookUrlAllowed', () => {
 });
 
 test.describe('isLoopbackHost', () => {
-  for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', 'LOCALHOST', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) {
+  for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', 'LOCALHOST', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'app.localhost', '::ffff:7f00:1']) {
     test(`${host} is loopback`, () => expect(isLoopbackHost(host)).toBe(true));
   }
-  for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', 'example.com', '::2', '128.0.0.1']) {
+  for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', 'example.com', '::2', '128.0.0.1', 'fe80::1%eth0', '2002:7f00:1::1', '']) {
     test(`${host} is not loopback`, () => expect(isLoopbackHost(host)).toBe(false));
   }
 
@@ -157,6 +253,33 @@ test.describe('guardedLookup (DNS rebinding)', () => {
       expect(error).toBeInstanceOf(PrivateAddressError);
       expect(error!.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback/);
       expect(error!.message).toContain('--allow-private-webhooks');
+    }
+  });
+
+  // dns.lookup answers an address literal with itself, without asking DNS: these stand for a
+  // name whose DNS answer is that address.
+  const lookup = (hostname: string, all: boolean) =>
+    new Promise<{ error: Error | null; answer: unknown }>((resolve) => {
+      guardedLookup(hostname, { all }, (error, answer) => resolve({ error, answer }));
+    });
+
+  for (const address of ['2002:a9fe:a9fe::1', '::a9fe:a9fe', teredo(TEREDO_SERVER, '169.254.169.254'), '::ffff:0:a9fe:a9fe', '64:ff9b:1::a9fe:a9fe', 'fd00:ec2::254']) {
+    test(`refuses an answer of ${address}, the metadata address in IPv6`, async () => {
+      for (const all of [false, true]) {
+        const { error } = await lookup(address, all);
+        expect(error).toBeInstanceOf(PrivateAddressError);
+        expect((error as PrivateAddressError).address).toBe(address);
+        expect((error as PrivateAddressError).rule).toContain('cloud metadata address');
+        expect(error!.message).toMatch(new RegExp(`^${address.replace(/\./g, '\\.')} resolves to ${address.replace(/\./g, '\\.')}, a .*cloud metadata address`));
+        expect(error!.message).toContain('--allow-private-webhooks');
+      }
+    });
+  }
+
+  test('passes an answer of a public address, wrapped or not', async () => {
+    for (const address of ['93.184.216.34', '2002:5db8:d822::1', '64:ff9b::5db8:d822', '2606:2800:220:1:248:1893:25c8:1946']) {
+      expect((await lookup(address, false))).toEqual({ error: null, answer: address });
+      expect((await lookup(address, true)).answer).toEqual([{ address, family: address.includes(':') ? 6 : 4 }]);
     }
   });
 

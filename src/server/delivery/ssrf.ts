@@ -1,10 +1,16 @@
 // Owns the SSRF guard for webhook targets: which URLs a webhook may point at (checked when
 // it is created and again before every attempt) and a DNS lookup that refuses private
 // addresses at connect time, so a public instance cannot be turned against its own network
-// by a name that resolves (or later re-resolves) to a private address.
+// by a name that resolves (or later re-resolves) to a private address. Addresses are judged
+// by ipaddr.js: only unicast is allowed, after IPv6 forms that carry an IPv4 address
+// (mapped, translated, 6to4, Teredo, NAT64, IPv4-compatible) are unwrapped to it.
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { ResolvedConfig } from '../context.js';
+
+type IPv4 = ipaddr.IPv4;
+type IPv6 = ipaddr.IPv6;
 
 /** Why a webhook URL was refused. */
 type WebhookUrlErrorCode = 'MW_ERR_WEBHOOK_URL_INVALID' | 'MW_ERR_WEBHOOK_URL_PRIVATE';
@@ -28,41 +34,40 @@ export class WebhookUrlError extends Error {
   }
 }
 
-interface Range {
-  /** Human name of the rule, used in error messages. */
-  label: string;
-  list: BlockList;
-}
+/** Cloud metadata services, refused under their own name (both are also non-unicast ranges). */
+const METADATA_ADDRESSES = ['169.254.169.254', 'fd00:ec2::254'].map((a) => ipaddr.parse(a).toNormalizedString());
+const METADATA_RULE = 'cloud metadata address (169.254.169.254, fd00:ec2::254)';
 
-function range(label: string, ...cidrs: string[]): Range {
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const [net, bits] = cidr.split('/') as [string, string];
-    list.addSubnet(net, Number(bits), isIP(net) === 6 ? 'ipv6' : 'ipv4');
-  }
-  return { label, list };
-}
+/** Human words for ipaddr.js range names; any range not named here but `unicast` is refused too. */
+const RANGE_LABELS: Readonly<Record<string, string>> = {
+  unspecified: 'unspecified address (0.0.0.0/8, ::)',
+  loopback: 'loopback address (127.0.0.0/8, ::1)',
+  private: 'private network (RFC 1918: 10/8, 172.16/12, 192.168/16)',
+  carrierGradeNat: 'carrier-grade NAT range (100.64.0.0/10)',
+  linkLocal: 'link-local address (169.254.0.0/16, fe80::/10)',
+  uniqueLocal: 'unique-local IPv6 address (fc00::/7)',
+  deprecatedSiteLocal: 'site-local IPv6 address (fec0::/10)',
+  multicast: 'multicast address (224.0.0.0/4, ff00::/8)',
+  broadcast: 'broadcast address (255.255.255.255)',
+  reserved: 'reserved or documentation range',
+  benchmarking: 'benchmarking range (RFC 5180)',
+  discard: 'discard-only IPv6 prefix (100::/64)',
+  amt: 'AMT relay range (RFC 7450)',
+  as112: 'AS112 DNS sink range',
+  as112v6: 'AS112 DNS sink range',
+  deprecatedOrchid: 'ORCHID identifier range (not routable)',
+  orchid2: 'ORCHID identifier range (not routable)',
+  droneRemoteIdProtocolEntityTags: 'drone remote ID tag range (RFC 9374)',
+  segmentRouting: 'segment-routing SID range (RFC 9602)',
+};
 
-// Order matters only for the label reported: the most specific rule comes first.
-const BLOCKED: readonly Range[] = [
-  range('cloud metadata address (169.254.169.254)', '169.254.169.254/32', 'fd00:ec2::254/128'),
-  range('unspecified address (0.0.0.0/8, ::)', '0.0.0.0/8', '::/128'),
-  range('loopback (127.0.0.0/8, ::1)', '127.0.0.0/8', '::1/128'),
-  range('private network (RFC 1918: 10/8, 172.16/12, 192.168/16)', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'),
-  range('carrier-grade NAT (100.64.0.0/10)', '100.64.0.0/10'),
-  range('link-local (169.254.0.0/16, fe80::/10)', '169.254.0.0/16', 'fe80::/10'),
-  range('unique-local IPv6 (fc00::/7)', 'fc00::/7'),
-  range('site-local IPv6 (fec0::/10)', 'fec0::/10'),
-  range(
-    'reserved or documentation range',
-    '192.0.0.0/24', '192.0.2.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '240.0.0.0/4', '2001:db8::/32',
-  ),
-  range('multicast or broadcast', '224.0.0.0/4', '255.255.255.255/32', 'ff00::/8'),
-];
+function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
 
 /** Host names that always mean this machine or the cloud metadata service. */
 const BLOCKED_NAMES: ReadonlyArray<{ test: (host: string) => boolean; label: string }> = [
-  { test: (h) => h === 'localhost' || h.endsWith('.localhost'), label: 'localhost' },
+  { test: isLocalhostName, label: 'localhost' },
   { test: (h) => h === 'metadata.google.internal' || h === 'metadata', label: 'cloud metadata host' },
 ];
 
@@ -74,70 +79,87 @@ function bareHost(host: string): string {
   return h;
 }
 
-/** The IPv4 address embedded in an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
-function embeddedIPv4(address: string): string | null {
-  const expanded = expandIPv6(address);
-  if (!expanded) return null;
-  const isMapped = expanded.slice(0, 5).every((g) => g === 0) && expanded[5] === 0xffff;
-  const isNat64 = expanded[0] === 0x64 && expanded[1] === 0xff9b && expanded.slice(2, 6).every((g) => g === 0);
-  if (!isMapped && !isNat64) return null;
-  const hi = expanded[6]!;
-  const lo = expanded[7]!;
-  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+/**
+ * `host` as an IP address: `undefined` when it is not a literal address (a name), `null` when
+ * node takes it for one but ipaddr.js cannot parse it (refused rather than let through). A
+ * zone id (fe80::1%eth0) does not change the range, so it is dropped first.
+ */
+function parseLiteral(host: string): IPv4 | IPv6 | null | undefined {
+  const ip = bareHost(host).split('%')[0]!;
+  if (isIP(ip) === 0) return undefined;
+  try {
+    return ipaddr.parse(ip);
+  } catch {
+    return null;
+  }
 }
 
-/** Eight 16-bit groups of an IPv6 address, or null when it is not one. */
-function expandIPv6(address: string): number[] | null {
-  if (isIP(address) !== 6) return null;
-  let text = address.split('%')[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    text = text.slice(0, -dotted[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const parse = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
-  const front = parse(head);
-  const back = tail === undefined ? [] : parse(tail);
-  const fill = tail === undefined ? [] : new Array<number>(8 - front.length - back.length).fill(0);
-  const groups = [...front, ...fill, ...back];
-  return groups.length === 8 ? groups : null;
+function ipv4(hi: number, lo: number): IPv4 {
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
 }
 
 /**
- * The rule that makes `address` (a literal IPv4 or IPv6 address) a non-public target, or
- * null when it is public. IPv4-mapped and NAT64 IPv6 addresses are judged by their IPv4 part.
+ * The IPv4 addresses an IPv6 address carries, each with words for the form that carries it
+ * ("6to4 address embedding"); empty when it carries none. A carried address is always IPv4,
+ * so one step unwraps completely.
  */
-function privateAddressRule(address: string): string | null {
-  const ip = bareHost(address).split('%')[0]!; // a zone id (fe80::1%eth0) does not change the range
-  const family = isIP(ip);
-  if (family === 0) return null;
-  if (family === 6) {
-    const v4 = embeddedIPv4(ip);
-    if (v4) return privateAddressRule(v4);
+function carriedIPv4(address: IPv6): Array<{ form: string; address: IPv4 }> {
+  const p = address.parts as [number, number, number, number, number, number, number, number];
+  const last32 = ipv4(p[6], p[7]);
+  switch (address.range() as string) {
+    case 'ipv4Mapped': return [{ form: 'IPv4-mapped address embedding', address: last32 }]; // ::ffff:0:0/96
+    case 'rfc6145': return [{ form: 'IPv4-translated address embedding', address: last32 }]; // ::ffff:0:0:0/96
+    case 'rfc6052': return [{ form: 'NAT64 address embedding', address: last32 }]; // 64:ff9b::/96, 64:ff9b:1::/48
+    case '6to4': return [{ form: '6to4 address embedding', address: ipv4(p[1], p[2]) }]; // 2002:AABB:CCDD::/48
+    case 'teredo': // 2001:0:server:server:flags:port:~client:~client
+      return [
+        { form: 'Teredo address whose server is', address: ipv4(p[2], p[3]) },
+        { form: 'Teredo address whose client is', address: ipv4(p[6] ^ 0xffff, p[7] ^ 0xffff) },
+      ];
+    case 'unicast': // ::a.b.c.d (IPv4-compatible, deprecated); :: and ::1 are ranges of their own
+      return p.slice(0, 6).every((g) => g === 0) ? [{ form: 'IPv4-compatible address embedding', address: last32 }] : [];
+    default: return [];
   }
-  const type = family === 6 ? 'ipv6' : 'ipv4';
-  for (const { label, list } of BLOCKED) if (list.check(ip, type)) return label;
-  return null;
+}
+
+/** The rule that makes `address` a non-public target, or null when it is public unicast. */
+function addressRule(address: IPv4 | IPv6): string | null {
+  if (METADATA_ADDRESSES.includes(address.toNormalizedString())) return METADATA_RULE;
+  if (address.kind() === 'ipv6') {
+    const embedded = carriedIPv4(address as IPv6);
+    for (const { form, address: inner } of embedded) {
+      const rule = addressRule(inner);
+      if (rule) return `${form} ${inner.toString()}, a ${rule}`;
+    }
+    if (embedded.length > 0) return null;
+  }
+  const range: string = address.range();
+  return range === 'unicast' ? null : RANGE_LABELS[range] ?? `non-unicast address (ipaddr.js range "${range}")`;
+}
+
+/**
+ * The rule that makes `host` (a literal IPv4 or IPv6 address, bracketed or not) a non-public
+ * target, or null when it is public or not an address at all.
+ */
+function privateAddressRule(host: string): string | null {
+  const address = parseLiteral(host);
+  if (address === undefined) return null;
+  if (address === null) return 'IP address the guard cannot parse';
+  return addressRule(address);
 }
 
 /**
  * True when `host` (as the server is told to listen on) is a loopback address or
- * `localhost`: 127.0.0.0/8, ::1 or localhost. Such a server is reachable only from this
- * machine, so webhooks to private and loopback targets are allowed.
+ * `localhost`: 127.0.0.0/8, ::1 (also as ::ffff:127.x.x.x), localhost or *.localhost. Such a
+ * server is reachable only from this machine, so webhooks to private and loopback targets
+ * are allowed.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = bareHost(host);
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  const family = isIP(h);
-  if (family === 4) return h.startsWith('127.');
-  if (family === 6) {
-    const v4 = embeddedIPv4(h);
-    if (v4) return v4.startsWith('127.');
-    const groups = expandIPv6(h);
-    return groups !== null && groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1;
-  }
-  return false;
+  if (isLocalhostName(bareHost(host))) return true;
+  const address = parseLiteral(host);
+  if (!address) return false;
+  const unmapped = address.kind() === 'ipv6' && (address as IPv6).isIPv4MappedAddress() ? (address as IPv6).toIPv4Address() : address;
+  return unmapped.range() === 'loopback';
 }
 
 /** Whether this configuration allows webhook targets on private and loopback addresses. */
@@ -167,10 +189,11 @@ function hostNameError(host: string): string | null {
 
 /**
  * Checks a webhook URL and returns the reason it is refused, or null when it may be used.
- * Only http and https URLs are accepted; without `allowPrivate`, literal private, loopback,
- * link-local, unique-local, CGNAT, unspecified and metadata addresses and `localhost` are
- * refused. Host names are not resolved here: delivery resolves them through
- * {@link guardedLookup}, which refuses the same ranges.
+ * Only http and https URLs are accepted; without `allowPrivate`, a literal address is
+ * refused unless ipaddr.js ranks it unicast (an IPv6 form carrying an IPv4 address is judged
+ * by that address), and so are `localhost` and the metadata host names. Host names are not
+ * resolved here: delivery resolves them through {@link guardedLookup}, which refuses the
+ * same addresses.
  */
 export function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): WebhookUrlError | null {
   let parsed: URL;
