@@ -10,6 +10,8 @@ interface ServiceEvents {
   'message.stored': [message: StoredMessage, deliveries: readonly DeliveryRecord[], remote?: boolean];
   /** The service is stopping: long-polls answer now with what they have. */
   shutdown: [];
+  /** Web sessions of this account ended here (sign-out, password change): its live streams check theirs. */
+  'sessions.ended': [accountId: string];
   /** Commits of other instances may have been missed (their feed reconnected): waiters re-check the store. */
   resync: [];
 }

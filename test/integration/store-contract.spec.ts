@@ -238,6 +238,37 @@ for (const backend of BACKENDS) {
       expect(uses.filter((u) => u === a.id)).toHaveLength(1);
     });
 
+    test('a password change kills the account\'s unused sign-in links', async () => {
+      const a = await account();
+      await stores[0]!.createSignInToken({ hash: 'before-change', accountId: a.id, expiresAt: NOW + HOUR });
+      await other().setPassword(a.id, 'new-hash');
+      expect(await stores[0]!.consumeSignInToken('before-change', NOW)).toBeNull();
+      expect((await stores[0]!.getAccount(a.id))!.passwordHash).toBe('new-hash');
+      await stores[0]!.createSignInToken({ hash: 'after-change', accountId: a.id, expiresAt: NOW + HOUR });
+      expect(await other().consumeSignInToken('after-change', NOW)).toBe(a.id);
+    });
+
+    test('failed sign-ins are counted atomically across instances, in a window that opens with the first', async () => {
+      const WINDOW = 15 * 60_000;
+      expect(await other().getSignInFailures('k', NOW)).toBeNull();
+      // 20 failures at once, spread over the instances: none is lost.
+      const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % stores.length]!.countSignInFailure('k', NOW + i, WINDOW)));
+      expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(new Set(counts.map((c) => c.windowEndsAt))).toEqual(new Set([counts.find((c) => c.count === 1)!.windowEndsAt]));
+      const ends = counts[0]!.windowEndsAt;
+      expect(await other().getSignInFailures('k', ends - 1)).toEqual({ count: 20, windowEndsAt: ends });
+      expect(await other().getSignInFailures('other-key', NOW)).toBeNull();
+      // Once the window ends the count starts again, in a new window.
+      expect(await other().getSignInFailures('k', ends)).toBeNull();
+      expect(await stores[0]!.countSignInFailure('k', ends, WINDOW)).toEqual({ count: 1, windowEndsAt: ends + WINDOW });
+      await other().clearSignInFailures('k');
+      expect(await stores[0]!.getSignInFailures('k', ends)).toBeNull();
+      // The sweep deletes windows that ended.
+      await stores[0]!.countSignInFailure('swept', NOW, WINDOW);
+      await stores[0]!.sweepExpired(NOW + WINDOW);
+      expect(await stores[0]!.countSignInFailure('swept', NOW, WINDOW)).toEqual({ count: 1, windowEndsAt: NOW + WINDOW });
+    });
+
     test("the recipient lookup finds a mailbox by address in any case, with its account's routing as of the time asked", async () => {
       const a = await account();
       const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'rcpt@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);

@@ -66,7 +66,10 @@ export function pgAccounts(db: PgDb): PgAccounts {
     },
 
     async setPassword(accountId, passwordHash) {
-      await db.pool.query('UPDATE accounts SET password_hash = $1 WHERE id = $2', [passwordHash, accountId]);
+      await db.pool.query(
+        'WITH links AS (DELETE FROM sign_in_tokens WHERE account_id = $2) UPDATE accounts SET password_hash = $1 WHERE id = $2',
+        [passwordHash, accountId],
+      );
     },
 
     async setAccountRole(accountId, role) {

@@ -112,6 +112,7 @@ export function pgMailboxes(db: PgDb): PgMailboxes {
         await client.query('DELETE FROM refusals WHERE at < $1 OR seq <= (SELECT MAX(seq) FROM refusals) - $2', [now - 86_400_000, REFUSALS_KEPT]);
         await client.query('DELETE FROM web_sessions WHERE expires_at <= $1', [now]);
         await client.query('DELETE FROM sign_in_tokens WHERE expires_at <= $1', [now]);
+        await client.query('DELETE FROM sign_in_failures WHERE window_ends_at <= $1', [now]);
         return { mailboxes, messages, deliveries, more };
       });
     },

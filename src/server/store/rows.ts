@@ -133,3 +133,7 @@ export function refusalFromRow(row: Row): RefusalRecord {
 export function sessionFromRow(row: Row) {
   return { idHash: str(row.id_hash), accountId: str(row.account_id), data: str(row.data), expiresAt: num(row.expires_at) };
 }
+
+export function signInFailuresFromRow(row: Row) {
+  return { count: num(row.count), windowEndsAt: num(row.window_ends_at) };
+}

@@ -65,7 +65,10 @@ export function sqliteAccounts(db: SqliteDb): SqliteAccounts {
     },
 
     async setPassword(accountId, passwordHash) {
-      db.run('UPDATE accounts SET password_hash = ? WHERE id = ?', passwordHash, accountId);
+      db.transaction(() => {
+        db.run('UPDATE accounts SET password_hash = ? WHERE id = ?', passwordHash, accountId);
+        db.run('DELETE FROM sign_in_tokens WHERE account_id = ?', accountId);
+      });
       await db.durable();
     },
 

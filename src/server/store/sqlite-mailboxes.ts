@@ -113,6 +113,7 @@ export function sqliteMailboxes(db: SqliteDb, countMessages: (mailboxId: string)
         trimRefusals(db, now);
         db.run('DELETE FROM web_sessions WHERE expires_at <= ?', now);
         db.run('DELETE FROM sign_in_tokens WHERE expires_at <= ?', now);
+        db.run('DELETE FROM sign_in_failures WHERE window_ends_at <= ?', now);
         return { mailboxes, messages, deliveries, more };
       });
     },

@@ -63,6 +63,13 @@ export interface AccountRouting {
   changesAt: Millis | null;
 }
 
+/** Failed sign-ins counted under one key in a window that opened with the first of them. */
+export interface SignInFailures {
+  count: number;
+  /** When the window ends and the count starts again from nothing. */
+  windowEndsAt: Millis;
+}
+
 /** A mailbox as the SMTP recipient lookup finds it, with what routing needs to know of its account. */
 export interface RecipientMailbox extends MailboxRecord {
   /**
@@ -227,6 +234,7 @@ export interface Store {
   revokeApiKey(id: string, now: Millis): Promise<boolean>;
   /** Records that the key authenticated a call at `now`. */
   touchApiKey(id: string, now: Millis): Promise<void>;
+  /** Sets the account's password; its unused sign-in links die with the old one. */
   setPassword(accountId: string, passwordHash: string): Promise<void>;
   /** Changes an account's role; false when there is no such account. */
   setAccountRole(accountId: string, role: string): Promise<boolean>;
@@ -244,6 +252,16 @@ export interface Store {
   createSignInToken(input: { hash: string; accountId: string; expiresAt: Millis }): Promise<void>;
   /** Uses a sign-in token: its account id when it was unused and not expired at `now`, else null. A token works once. */
   consumeSignInToken(hash: string, now: Millis): Promise<string | null>;
+  /**
+   * Counts one failed sign-in under `key` (a hash naming who failed from where): in the window
+   * open at `now`, or in a new one of `windowMs`. Atomic, so failures on several instances at
+   * once all count. Returns the count with this one.
+   */
+  countSignInFailure(key: string, now: Millis, windowMs: Millis): Promise<SignInFailures>;
+  /** The failures counted under `key` in a window still open at `now`, or null. */
+  getSignInFailures(key: string, now: Millis): Promise<SignInFailures | null>;
+  /** Forgets the failures counted under `key` (a sign-in that succeeded). */
+  clearSignInFailures(key: string): Promise<void>;
 
   // ---- quota
   /**
@@ -351,7 +369,7 @@ export interface Store {
   expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
   /**
    * Deletes mailboxes expired at `now` (at most {@link SWEEP_MAILBOXES_MAX} per call) with their messages and pending deliveries (and expired
-   * sessions and sign-in tokens), in one transaction of at most about `limit` messages and
+   * sessions, sign-in tokens and failed sign-in windows), in one transaction of at most about `limit` messages and
    * deliveries (default: no limit). `more` tells that expired rows remain: call again. A
    * mailbox is deleted once it is empty; until then it is expired, so already gone to the API
    * and SMTP.

@@ -89,7 +89,7 @@ export async function webPlugin(app: FastifyInstance, { ctx }: { ctx: ServiceCon
     secret: sessionSecret,
     cookieName: 'mw_session',
     saveUninitialized: false,
-    store: new StoreSessionStore(store, clock),
+    store: new StoreSessionStore(store, clock, app.log),
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/', maxAge: SESSION_TTL_MS },
   });
   await app.register(csrf, {
@@ -130,8 +130,15 @@ export async function webPlugin(app: FastifyInstance, { ctx }: { ctx: ServiceCon
     if (request.method !== 'POST') return done();
     app.csrfProtection(request, reply, done);
   });
+  // The last onSend hook, after the session's: what runs after it (the reply's head, written by
+  // Node, which refuses some header values) runs in a promise fastify guards, so a throw there is
+  // answered by the error handler below. Without it, it would surface in the session store's
+  // callback, outside any request, as an unhandled rejection that ends the process.
+  app.addHook('onSend', async () => undefined);
 
   app.setErrorHandler(async (error: FastifyError | PageError | ApiError, request, reply) => {
+    // The error page is a reply of its own: nothing set for the one that failed (a Location, say) goes with it.
+    for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
     let status: number;
     let heading: string;
     let message: string;

@@ -257,4 +257,13 @@ BEGIN
 END $$;
 `,
   },
+  {
+    // Failed sign-ins counted in the store (shared by a fleet, kept across a restart), each under
+    // a key that names who failed from where (hashed): a window opens with the first failure.
+    version: 6,
+    sql: `
+CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, count INTEGER NOT NULL, window_ends_at BIGINT NOT NULL);
+CREATE INDEX sign_in_failures_window ON sign_in_failures(window_ends_at);
+`,
+  },
 ];

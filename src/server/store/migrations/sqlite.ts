@@ -210,4 +210,13 @@ CREATE TRIGGER messages_deleted AFTER DELETE ON messages BEGIN
 END;
 `,
   },
+  {
+    // Failed sign-ins counted in the store (shared by a fleet, kept across a restart), each under
+    // a key that names who failed from where (hashed): a window opens with the first failure.
+    version: 8,
+    sql: `
+CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, count INTEGER NOT NULL, window_ends_at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX sign_in_failures_window ON sign_in_failures(window_ends_at);
+`,
+  },
 ];

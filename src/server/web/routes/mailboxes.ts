@@ -1,10 +1,12 @@
 // Owns the mailbox pages: the account's live mailboxes, creating one, a mailbox's messages
-// newest first, and their live arrival as server-sent events fed by the "message stored" event.
+// newest first, and their live arrival as server-sent events fed by the "message stored" event
+// while the session that opened them lasts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EXPIRY_OPTIONS } from '../../../protocol/index.js';
 import { createMailboxFor } from '../../actions.js';
 import { ApiError } from '../../api/problem.js';
 import { decodeCursor, encodeCursor } from '../../api/cursor.js';
+import { hashSecret } from '../../auth/secrets.js';
 import type { ServiceContext } from '../../context.js';
 import type { MailboxRecord, StoredMessage } from '../../store/store.js';
 import { formatDuration } from '../format.js';
@@ -78,27 +80,51 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     return reply.redirect('/mailboxes', 303);
   });
 
-  // Live arrival: one event per message stored in this mailbox, as the row to insert.
+  // Live arrival: one event per message stored in this mailbox, as the row to insert, for as
+  // long as the session that opened the stream is signed in: every write waits, in order, for
+  // a look at the session in the store (so a sign-out, a password change or a deletion of the
+  // account's sessions on any instance stops the stream before its next line); the heartbeat
+  // looks too, and so does an end of this account's sessions announced on this instance.
   app.get('/mailboxes/:id/events', async (request, reply) => {
     const mailbox = await ownMailbox(request);
+    const sessionHash = hashSecret(request.session.sessionId);
     const res = reply.hijack().raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' });
     res.write('retry: 2000\n\n');
-    const send = (m: StoredMessage) => {
-      res.write(`id: ${m.seq}\ndata: ${JSON.stringify({ seq: m.seq, html: renderFragment('message-row', { m, mailbox }) })}\n\n`);
+    let ended = false;
+    let turn = Promise.resolve();
+    /** Writes `text` ('' only looks) once the session is found still signed in; else ends the stream. */
+    const write = (text: string) => {
+      turn = turn.then(async () => {
+        if (ended) return;
+        const session = await store.getSession(sessionHash, clock.now());
+        if (session?.accountId !== mailbox.accountId) return end();
+        if (text) res.write(text);
+      }).catch((error: unknown) => {
+        request.log.error({ err: error }, 'live arrival stream stopped: its session could not be checked');
+        end();
+      });
     };
+    const send = (m: StoredMessage) => write(`id: ${m.seq}\ndata: ${JSON.stringify({ seq: m.seq, html: renderFragment('message-row', { m, mailbox }) })}\n\n`);
     const onStored = (m: StoredMessage) => {
       if (m.mailboxId === mailbox.id && m.accountId === mailbox.accountId) send(m);
     };
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const onSessionsEnded = (accountId: string) => {
+      if (accountId === mailbox.accountId) write('');
+    };
+    const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const end = () => {
+      if (ended) return;
+      ended = true;
       bus.off('message.stored', onStored);
+      bus.off('sessions.ended', onSessionsEnded);
       bus.off('shutdown', end);
       clearInterval(heartbeat);
       res.end();
     };
     bus.on('message.stored', onStored);
+    bus.on('sessions.ended', onSessionsEnded);
     bus.once('shutdown', end);
     res.once('close', end);
     // What was stored since the page was drawn (?after=) or while a reconnecting stream was

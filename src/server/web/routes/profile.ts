@@ -17,7 +17,7 @@ const DONE: Record<string, string> = {
 };
 
 export async function profilePages(app: FastifyInstance, { ctx }: { ctx: ServiceContext }): Promise<void> {
-  const { store, clock, config } = ctx;
+  const { store, clock, config, bus } = ctx;
 
   async function render(request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}) {
     const user = userOf(request);
@@ -84,6 +84,7 @@ export async function profilePages(app: FastifyInstance, { ctx }: { ctx: Service
     await store.setPassword(user.id, await hashPassword(password));
     request.session.passwordReset = undefined;
     await store.deleteAccountSessions(user.id, hashSecret(request.session.sessionId));
+    bus.emit('sessions.ended', user.id);
     return reply.redirect('/profile?done=password', 303);
   });
 }

@@ -1,5 +1,6 @@
-// Owns signing in and out: the sign-in page at `/`, failed-attempt limits per account and per
-// address, one-time sign-in links (first start), and open sign-up when the service allows it.
+// Owns signing in and out: the sign-in page at `/`, failed-attempt limits per account from an
+// address and per address (counted in the store), one-time sign-in links (first start), and
+// open sign-up when the service allows it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, createAccount, AdminError, MIN_PASSWORD_LENGTH, passwordProblem } from '../../auth/accounts.js';
 import { hashSecret } from '../../auth/secrets.js';
@@ -7,34 +8,48 @@ import type { ServiceContext } from '../../context.js';
 import { VERSION } from '../../version.js';
 import { field, PageError } from '../plugin.js';
 
-/** Failed sign-ins allowed per account, and per client address, in {@link FAILURE_WINDOW_MS}. */
-const FAILURES_PER_ACCOUNT = 5;
+/**
+ * Failed sign-ins allowed in {@link FAILURE_WINDOW_MS}: per account from one client address
+ * (so failures from elsewhere never stop the owner), and per client address whatever the account.
+ */
+const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
 const FAILURES_PER_ADDRESS = 20;
 const FAILURE_WINDOW_MS = 15 * 60_000;
 
-/** Where to go after signing in: a path of this site only. */
-function nextPath(value: unknown): string {
+/**
+ * Where to go after signing in: a path of this site only, else the mailboxes. Printable ASCII
+ * without spaces (browsers drop tabs and line breaks from a URL, so `/\t/host` would read as
+ * `//host`; other characters cannot go into a header), starting with one `/` and not `//` or `/\`
+ * (which browsers read as another host).
+ */
+export function nextPath(value: unknown): string {
   const next = typeof value === 'string' ? value : '';
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/mailboxes';
+  return /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : '/mailboxes';
 }
 
 export async function signInPages(app: FastifyInstance, { ctx }: { ctx: ServiceContext }): Promise<void> {
-  const { store, clock, config } = ctx;
-  const byAccount = app.createRateLimit({
-    max: FAILURES_PER_ACCOUNT, timeWindow: FAILURE_WINDOW_MS,
-    keyGenerator: (request) => `account:${field(request, 'email').toLowerCase()}`,
-  });
-  const byAddress = app.createRateLimit({ max: FAILURES_PER_ADDRESS, timeWindow: FAILURE_WINDOW_MS, keyGenerator: (request) => `address:${request.ip}` });
+  const { store, clock, config, bus } = ctx;
+  /**
+   * The store keys failures are counted under, with their limits. Hashed: the store keeps no
+   * address or email for them. The address is the proxy's word only under --trust-proxy.
+   */
+  function failureKeys(request: FastifyRequest, email: string) {
+    return [
+      { key: `address:${hashSecret(request.ip)}`, max: FAILURES_PER_ADDRESS, subject: 'your address' },
+      { key: `account:${hashSecret(`${email.toLowerCase()}\n${request.ip}`)}`, max: FAILURES_PER_ACCOUNT_AND_ADDRESS, subject: 'this account from your address' },
+    ];
+  }
 
-  /** Refuses with a "try again in N s" page when this account or address has used up its failures. */
-  async function assertNotLimited(request: FastifyRequest): Promise<void> {
-    for (const [limiter, subject] of [[byAccount, 'this account'], [byAddress, 'your address']] as const) {
-      const state = await limiter(request, { increment: false });
-      if (!state.isAllowed && state.remaining === 0) {
-        const seconds = Math.max(1, state.ttlInSeconds);
+  /** Refuses with a "try again in N s" page when this address, or this account from it, has used up its failures. */
+  async function assertNotLimited(request: FastifyRequest, email: string): Promise<void> {
+    const now = clock.now();
+    for (const { key, max, subject } of failureKeys(request, email)) {
+      const failures = await store.getSignInFailures(key, now);
+      if (failures && failures.count >= max) {
+        const seconds = Math.max(1, Math.ceil((failures.windowEndsAt - now) / 1000));
         throw new PageError(
           429, 'Too many failed sign-ins',
-          `There were ${state.max} failed sign-ins for ${subject} in ${FAILURE_WINDOW_MS / 60_000} minutes. Try again in ${seconds} s, or ask an admin to set a new password.`,
+          `There were ${max} failed sign-ins for ${subject} in ${FAILURE_WINDOW_MS / 60_000} minutes. Try again in ${seconds} s, or ask an admin to set a new password.`,
           { 'retry-after': String(seconds) },
         );
       }
@@ -56,21 +71,24 @@ export async function signInPages(app: FastifyInstance, { ctx }: { ctx: ServiceC
   });
 
   app.post('/sign-in', { config: { access: 'public' } }, async (request, reply) => {
-    await assertNotLimited(request);
     const email = field(request, 'email');
+    await assertNotLimited(request, email);
     const account = await authenticate(store, email, field(request, 'password'));
+    const [byAddress, byAccount] = failureKeys(request, email);
     if (!account) {
-      await byAccount(request);
-      await byAddress(request);
+      for (const { key } of [byAddress!, byAccount!]) await store.countSignInFailure(key, clock.now(), FAILURE_WINDOW_MS);
       // The same answer for an unknown email and a wrong password.
       return reply.code(401).page('sign-in', { title: 'Sign in', email, openSignup: config.openSignup, error: 'Wrong email or password.' });
     }
+    await store.clearSignInFailures(byAccount!.key);
     await signIn(request, account.id);
     return reply.redirect(nextPath((request.query as { next?: string }).next), 303);
   });
 
   app.post('/sign-out', { config: { access: 'public' } }, async (request, reply) => {
+    const accountId = request.session.accountId;
     await request.session.destroy();
+    if (accountId) bus.emit('sessions.ended', accountId);
     return reply.redirect('/', 303);
   });
 
