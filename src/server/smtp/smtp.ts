@@ -1,11 +1,13 @@
 // Owns SMTP ingestion: accepts mail for live mailboxes only (550 5.1.1 otherwise, each refusal
-// with its own text and kept in the store for the refusals endpoint), enforces
-// SIZE (552 5.3.4), stores one copy per live mailbox, with the webhook deliveries delivery
-// routing names for it, answers 250 only after the commit, then emits `message.stored` once
-// per copy; long-polls and the webhook dispatcher listen.
+// with its own text; the first few of a connection kept in the store for the refusals
+// endpoint), enforces SIZE (552 5.3.4), stores one copy per live mailbox, with the webhook
+// deliveries delivery routing names for it, answers 250 only after the commit, then emits
+// `message.stored` once per copy; long-polls and the webhook dispatcher listen. It bounds
+// abuse as postfix does by default: a cap on clients served at once (421), on RCPTs per
+// message (452 4.5.3) and on refused recipients per connection (421 4.7.0, then closed).
 import type { AddressInfo } from 'node:net';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
-import { PromptSMTPServer } from './prompt-greeting.js';
+import { PromptSMTPServer, withEnhancedCode } from './prompt-greeting.js';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
@@ -13,19 +15,41 @@ import type { RecipientMailbox, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
 import { parseMessage, parseSummary } from '../mime/parse.js';
 
-/** An SMTP reply error: smtp-server sends `responseCode` and the message. */
-function smtpError(responseCode: number, message: string): Error & { responseCode: number } {
-  return Object.assign(new Error(message), { responseCode });
+/**
+ * Refused recipients one connection may collect, across its transactions; the next refusal is
+ * answered `421 4.7.0` and the connection closed (postfix's `smtpd_hard_error_limit`).
+ */
+const REFUSED_RECIPIENTS_PER_SESSION = 20;
+/**
+ * RCPT commands one transaction may carry, accepted and refused alike (RFC 5321 §4.5.3.1.8's
+ * minimum); each one more is answered `452 4.5.3` without a lookup. MAIL FROM starts a new count.
+ */
+const RECIPIENTS_PER_MESSAGE = 100;
+/**
+ * Refusals of one connection kept in the store for the refusals endpoint and timed-out waits:
+ * enough to name an app's typo, too few for one client to flood the store or the pages that
+ * an expired mailbox's owner and the admins read. The rest are answered alike, and only logged at debug.
+ */
+const RECORDED_REFUSALS_PER_SESSION = 5;
+
+/** An SMTP reply error: smtp-server sends `responseCode` and the message (with `enhancedCode` in place of its default one). */
+function smtpError(responseCode: number, message: string, enhancedCode?: Parameters<typeof withEnhancedCode>[0]): Error & { responseCode: number } {
+  return Object.assign(new Error(enhancedCode ? withEnhancedCode(enhancedCode, message) : message), { responseCode });
 }
 
 interface SessionState {
   /** Mailboxes accepted at RCPT time, by id. */
   mailboxes: Map<string, RecipientMailbox>;
+  /** RCPT commands in this transaction, accepted or refused. */
+  recipients: number;
+  /** Recipients refused on this connection, in all its transactions. */
+  refused: number;
 }
 
+/** The connection's state: smtp-server keeps one session object per connection. */
 function stateOf(session: SMTPServerSession): SessionState {
   const holder = session as SMTPServerSession & { mailwright?: SessionState };
-  holder.mailwright ??= { mailboxes: new Map() };
+  holder.mailwright ??= { mailboxes: new Map(), recipients: 0, refused: 0 };
   return holder.mailwright;
 }
 
@@ -82,6 +106,8 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
     hidePIPELINING: false,
     hideSMTPUTF8: false,
     logger: false,
+    // One more is answered `421` and closed (see prompt-greeting.ts); those served go on.
+    maxClients: config.smtpMaxClients,
     // On close: stop accepting, let open transactions finish for up to 5 s, then 421.
     closeTimeout: 5_000,
     // Any credentials are accepted: apps under test often insist on authenticating.
@@ -89,17 +115,30 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
       callback(null, { user: auth.username ?? 'anonymous' });
     },
     onMailFrom(_address, session, callback) {
-      stateOf(session).mailboxes.clear();
+      const state = stateOf(session);
+      state.mailboxes.clear();
+      state.recipients = 0;
       callback();
     },
     onRcptTo(address, session, callback) {
       const recipient = address.address;
+      const state = stateOf(session);
+      if (++state.recipients > RECIPIENTS_PER_MESSAGE) {
+        return callback(smtpError(452, `Too many recipients: at most ${RECIPIENTS_PER_MESSAGE} per message; send to the rest in another message`, '4.5.3'));
+      }
       const refuse = (reason: RefusalRecord['reason'], reply: string, accountId: string | null = null) => {
         const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
-        // Kept so a timed-out wait can say what was refused; a failure to keep it must not change the answer.
-        store.recordRefusal({ at: clock.now(), address: recipient, reason, reply: `550 5.1.1 ${reply}`, mailFrom, accountId })
-          .catch((error: unknown) => log.warn({ err: error }, 'recording a refusal failed'));
-        log.info({ recipient, reason, mailFrom }, 'recipient refused');
+        if (++state.refused > REFUSED_RECIPIENTS_PER_SESSION) {
+          log.info({ remoteAddress: session.remoteAddress, refused: REFUSED_RECIPIENTS_PER_SESSION, mailFrom }, 'closing a connection with too many refused recipients');
+          // smtp-server closes the connection after sending a 421.
+          return callback(smtpError(421, `too many refused recipients (${REFUSED_RECIPIENTS_PER_SESSION}) in this session; closing. Create the mailboxes first, or check the addresses`, '4.7.0'));
+        }
+        if (state.refused <= RECORDED_REFUSALS_PER_SESSION) {
+          // Kept so a timed-out wait can say what was refused; a failure to keep it must not change the answer.
+          store.recordRefusal({ at: clock.now(), address: recipient, reason, reply: `550 5.1.1 ${reply}`, mailFrom, accountId })
+            .catch((error: unknown) => log.warn({ err: error }, 'recording a refusal failed'));
+        }
+        log.debug({ recipient, reason, mailFrom }, 'recipient refused');
         callback(smtpError(550, reply));
       };
       const target = mailboxAddressOf(recipient);
