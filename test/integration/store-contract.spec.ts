@@ -238,6 +238,21 @@ for (const backend of BACKENDS) {
       expect(uses.filter((u) => u === a.id)).toHaveLength(1);
     });
 
+    test('orderings hold on ties: keys and webhooks made in the same millisecond list by id, the sweep takes mailboxes expiring together by id', async () => {
+      const a = await account();
+      const keys = await Promise.all(['k3', 'k1', 'k2'].map((name) => stores[0]!.createApiKey({ accountId: a.id, name, prefix: name, hash: `hash-${name}-${a.id}`, scopes: ['emails'], now: NOW })));
+      expect((await other().listApiKeys(a.id)).map((k) => k.id)).toEqual(keys.map((k) => k.id).sort());
+      const hooks = await Promise.all([1, 2, 3].map((n) => stores[0]!.createWebhook({ accountId: a.id, url: `http://127.0.0.1:${n}/`, secret: 's', catchAll: false, now: NOW })));
+      expect((await other().listWebhooks(a.id)).map((w) => w.id)).toEqual(hooks.map((w) => w.id).sort());
+      const boxes = await Promise.all(['tie-c', 'tie-a', 'tie-b'].map((name) => stores[0]!.createMailbox({ accountId: a.id, address: `${name}@mailwright.test`, webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW)));
+      const byId = boxes.map((b) => b.id).sort();
+      const swept = await other().sweepExpired(NOW + 10, 1);
+      expect(swept).toMatchObject({ mailboxes: 1, more: true });
+      const left = (await stores[0]!.listLiveMailboxes({ accountId: a.id, now: NOW })).map((b) => b.id);
+      expect(left).toEqual(expect.arrayContaining(byId.slice(1)));
+      expect(left).not.toContain(byId[0]);
+    });
+
     test('a password change kills the account\'s unused sign-in links', async () => {
       const a = await account();
       await stores[0]!.createSignInToken({ hash: 'before-change', accountId: a.id, expiresAt: NOW + HOUR });

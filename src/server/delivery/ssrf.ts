@@ -61,6 +61,11 @@ const RANGE_LABELS: Readonly<Record<string, string>> = {
   segmentRouting: 'segment-routing SID range (RFC 9602)',
 };
 
+/** `rule` after "a" or "an", as it reads ("an IPv4-mapped address", "a private network"). */
+function withArticle(rule: string): string {
+  return `${/^[aeiou]/i.test(rule) ? 'an' : 'a'} ${rule}`;
+}
+
 function isLocalhostName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
@@ -129,7 +134,7 @@ function addressRule(address: IPv4 | IPv6): string | null {
     const embedded = carriedIPv4(address as IPv6);
     for (const { form, address: inner } of embedded) {
       const rule = addressRule(inner);
-      if (rule) return `${form} ${inner.toString()}, a ${rule}`;
+      if (rule) return `${form} ${inner.toString()}, ${withArticle(rule)}`;
     }
     if (embedded.length > 0) return null;
   }
@@ -216,7 +221,7 @@ export function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): WebhookU
   if (rule === null) return null;
   return new WebhookUrlError(
     'MW_ERR_WEBHOOK_URL_PRIVATE', url, rule,
-    `webhook URL ${url} targets ${host}, a ${rule}; private and loopback targets are refused while the server listens on a public host — ${WAY_OUT}`,
+    `webhook URL ${url} targets ${host}, ${withArticle(rule)}; private and loopback targets are refused while the server listens on a public host — ${WAY_OUT}`,
   );
 }
 
@@ -235,7 +240,7 @@ export class PrivateAddressError extends Error {
   override readonly name = 'PrivateAddressError';
   readonly code = 'MW_ERR_WEBHOOK_PRIVATE_ADDRESS';
   constructor(readonly hostname: string, readonly address: string, readonly rule: string) {
-    super(`${hostname} resolves to ${address}, a ${rule}; private and loopback targets are refused while the server listens on a public host — ${WAY_OUT}`);
+    super(`${hostname} resolves to ${address}, ${withArticle(rule)}; private and loopback targets are refused while the server listens on a public host — ${WAY_OUT}`);
   }
 }
 

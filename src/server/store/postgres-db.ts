@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import { num, str, type Row } from './rows.js';
+import { drive, type Sql, type Step } from './sql.js';
 
 /** Reconnect delays of the listening connection, ms. */
 const LISTEN_BACKOFF = [100, 250, 500, 1_000, 2_000, 5_000];
@@ -236,4 +237,29 @@ export class PgDb {
     this.#listening = null;
     await this.pool.end();
   }
+}
+
+/** The SQL executor of the store's shared aggregates on `db` (see sql.ts): `?` becomes `$n` once per statement. */
+export function pgSql(db: PgDb): Sql {
+  const texts = new Map<string, string>();
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  const text = (sql: string) => texts.get(sql) ?? texts.set(sql, numbered(sql)).get(sql)!;
+  const run = async (step: Step, on: Queryable): Promise<unknown> => {
+    if (step.kind === 'tryLock') return db.tryXactLock(step.sql, on as pg.PoolClient);
+    if (step.kind === 'run') return db.count(text(step.sql), step.params, on);
+    const rows = await db.rows(text(step.sql), step.params, on);
+    return step.kind === 'get' ? rows[0] : rows;
+  };
+  return {
+    dialect: { forUpdate: ' FOR UPDATE', insertionOrder: 'ord' },
+    get: (sql, ...params) => run({ kind: 'get', sql, params }, db.pool) as Promise<Row | undefined>,
+    all: (sql, ...params) => run({ kind: 'all', sql, params }, db.pool) as Promise<Row[]>,
+    run: (sql, ...params) => run({ kind: 'run', sql, params }, db.pool) as Promise<number>,
+    transaction: (body) => db.tx(async (client) => drive(body(), (step) => run(step, client))),
+    durable: async () => {},
+    isUniqueViolation,
+  };
 }

@@ -1,20 +1,10 @@
 // Owns the messages of the Postgres store: ingestion with group commit, reads by cursor, and
-// the announcements that wake long-polls on every instance.
-//
-// Positions without a fleet-wide lock (the visibility horizon event stores use): a message's
-// seq is the id of the transaction that inserted it times 2^16 plus its place in that
-// transaction, so instances commit in parallel and positions still sort by transaction. A
-// cursor reader returns only messages below the horizon, the oldest transaction still in
-// progress anywhere in the cluster (`pg_snapshot_xmin(pg_current_snapshot())`): every
-// transaction below it has ended, so no message can turn up later below a position a reader
-// has passed. The price: a transaction left open anywhere in the cluster holds back what
-// cursor readers see (not what is stored) until it ends.
-//
-// Round trips: messages that arrive while the instance's previous batch is being written go
-// in the next batch, one CALL for all of them (migration 5's procedure): their copies and
-// deliveries commit together, then an announcement to the other instances (a NOTIFY, in a
-// transaction of its own: PostgreSQL serialises the commits of transactions that notify),
-// then the horizon is read; the batch's senders are answered once their messages are below it.
+// the announcements that wake long-polls on every instance. A message's seq is its inserting
+// transaction's id times 2^16 plus its place in it, so instances commit in parallel without a
+// fleet-wide lock; cursor reads return only what is below the visibility horizon (HORIZON_SQL),
+// so nothing turns up later behind a cursor. Messages arriving while a batch is written go in
+// the next one: one CALL (migration 5) commits their copies and deliveries, announces them in a
+// transaction of its own (PostgreSQL serialises notifying commits) and reads the horizon.
 import { newId } from '../ids.js';
 import { MailboxCounts } from './mailbox-counts.js';
 import { HORIZON_SQL, type PgDb, type Statement } from './postgres-db.js';

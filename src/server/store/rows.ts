@@ -11,26 +11,13 @@ export const optNum = (v: unknown) => (v === null || v === undefined ? null : Nu
 export const optStr = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 export function accountFromRow(r: Row): AccountRecord {
-  return {
-    id: str(r.id),
-    email: str(r.email),
-    role: str(r.role),
-    isAdmin: Boolean(r.is_admin),
-    passwordHash: optStr(r.password_hash),
-    createdAt: num(r.created_at),
-  };
+  return { id: str(r.id), email: str(r.email), role: str(r.role), isAdmin: Boolean(r.is_admin), passwordHash: optStr(r.password_hash), createdAt: num(r.created_at) };
 }
 
 export function apiKeyFromRow(r: Row): ApiKeyRecord {
   return {
-    id: str(r.id),
-    accountId: str(r.account_id),
-    name: str(r.name),
-    prefix: str(r.prefix),
-    scopes: str(r.scopes).split(',').filter(Boolean) as Scope[],
-    createdAt: num(r.created_at),
-    revokedAt: optNum(r.revoked_at),
-    lastUsedAt: optNum(r.last_used_at),
+    id: str(r.id), accountId: str(r.account_id), name: str(r.name), prefix: str(r.prefix), scopes: str(r.scopes).split(',').filter(Boolean) as Scope[],
+    createdAt: num(r.created_at), revokedAt: optNum(r.revoked_at), lastUsedAt: optNum(r.last_used_at),
   };
 }
 
@@ -51,29 +38,14 @@ export function recipientFromRow(r: Row): RecipientMailbox {
 }
 
 export function mailboxFromRow(r: Row): MailboxRecord {
-  return {
-    id: str(r.id),
-    accountId: str(r.account_id),
-    address: str(r.address),
-    webhookId: optStr(r.webhook_id),
-    createdAt: num(r.created_at),
-    expiresAt: num(r.expires_at),
-  };
+  return { id: str(r.id), accountId: str(r.account_id), address: str(r.address), webhookId: optStr(r.webhook_id), createdAt: num(r.created_at), expiresAt: num(r.expires_at) };
 }
 
 export function messageFromRow(r: Row): StoredMessage {
   return {
-    id: str(r.id),
-    seq: num(r.seq),
-    accountId: str(r.account_id),
-    mailboxId: str(r.mailbox_id),
-    mailbox: str(r.mailbox),
-    from: r.from_json ? JSON.parse(str(r.from_json)) : null,
-    to: JSON.parse(str(r.to_json)),
-    cc: JSON.parse(str(r.cc_json)),
-    subject: str(r.subject),
-    receivedAt: num(r.received_at),
-    size: num(r.size),
+    id: str(r.id), seq: num(r.seq), accountId: str(r.account_id), mailboxId: str(r.mailbox_id), mailbox: str(r.mailbox),
+    from: r.from_json ? JSON.parse(str(r.from_json)) : null, to: JSON.parse(str(r.to_json)), cc: JSON.parse(str(r.cc_json)),
+    subject: str(r.subject), receivedAt: num(r.received_at), size: num(r.size),
   };
 }
 
@@ -91,28 +63,13 @@ export function webhookFromRow(r: Row): WebhookRecord {
 
 export function deliveryFromRow(r: Row): DeliveryRecord {
   return {
-    id: str(r.id),
-    webhookId: str(r.webhook_id),
-    accountId: str(r.account_id),
-    event: str(r.event),
-    messageId: optStr(r.message_id),
-    mailboxId: optStr(r.mailbox_id),
-    status: str(r.status) as DeliveryRecord['status'],
-    attempts: num(r.attempts),
-    nextAttemptAt: optNum(r.next_attempt_at),
-    createdAt: num(r.created_at),
+    id: str(r.id), webhookId: str(r.webhook_id), accountId: str(r.account_id), event: str(r.event), messageId: optStr(r.message_id), mailboxId: optStr(r.mailbox_id),
+    status: str(r.status) as DeliveryRecord['status'], attempts: num(r.attempts), nextAttemptAt: optNum(r.next_attempt_at), createdAt: num(r.created_at),
   };
 }
 
 export function attemptFromRow(r: Row): AttemptRecord {
-  return {
-    attempt: num(r.attempt),
-    at: num(r.at),
-    durationMs: num(r.duration_ms),
-    statusCode: optNum(r.status_code),
-    error: optStr(r.error),
-    ok: Boolean(r.ok),
-  };
+  return { attempt: num(r.attempt), at: num(r.at), durationMs: num(r.duration_ms), statusCode: optNum(r.status_code), error: optStr(r.error), ok: Boolean(r.ok) };
 }
 
 export const SUMMARY_COLUMNS = 'seq, id, account_id, mailbox_id, mailbox, from_json, to_json, cc_json, subject, received_at, size';
@@ -121,12 +78,8 @@ export const RAW_COLUMNS = `${SUMMARY_COLUMNS}, raw`;
 
 export function refusalFromRow(row: Row): RefusalRecord {
   return {
-    at: num(row.at),
-    address: str(row.address),
-    reason: str(row.reason) as RefusalRecord['reason'],
-    reply: str(row.reply),
-    mailFrom: optStr(row.mail_from),
-    accountId: optStr(row.account_id),
+    at: num(row.at), address: str(row.address), reason: str(row.reason) as RefusalRecord['reason'], reply: str(row.reply),
+    mailFrom: optStr(row.mail_from), accountId: optStr(row.account_id),
   };
 }
 

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import type { Row } from './rows.js';
+import { drive, type Param, type Sql, type Step } from './sql.js';
 import { WalSync } from './wal-sync.js';
 
 /**
@@ -80,9 +81,6 @@ export class SqliteDb {
   run(sql: string, ...params: unknown[]): Database.RunResult {
     return this.prepare(sql).run(...params);
   }
-  column<T>(sql: string, ...params: unknown[]): T[] {
-    return this.all(sql, ...params).map((row) => Object.values(row)[0] as T);
-  }
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE) and returns what it returned. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
@@ -102,7 +100,7 @@ export class SqliteDb {
   /** Applies the numbered migrations not applied yet, each in its own transaction. */
   #migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    const applied = new Set(this.column<number>('SELECT version FROM schema_migrations'));
+    const applied = new Set(this.all('SELECT version FROM schema_migrations').map((row) => Number(row.version)));
     for (const migration of SQLITE_MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       this.transaction(() => {
@@ -125,4 +123,25 @@ export class SqliteDb {
     })();
     return this.#closing;
   }
+}
+
+/** booleans as SQLite stores them: 1 and 0. */
+const bind = (params: Param[]) => params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+
+/** The SQL executor of the store's shared aggregates on `db` (see sql.ts): statements run at once, on the event loop's thread. */
+export function sqliteSql(db: SqliteDb): Sql {
+  const run = (step: Step): unknown => {
+    if (step.kind === 'tryLock') return true;
+    if (step.kind === 'run') return db.run(step.sql, ...bind(step.params)).changes;
+    return step.kind === 'get' ? db.get(step.sql, ...bind(step.params)) : db.all(step.sql, ...bind(step.params));
+  };
+  return {
+    dialect: { forUpdate: '', insertionOrder: 'rowid' },
+    get: async (sql, ...params) => db.get(sql, ...bind(params)),
+    all: async (sql, ...params) => db.all(sql, ...bind(params)),
+    run: async (sql, ...params) => db.run(sql, ...bind(params)).changes,
+    transaction: async (body) => db.transaction(() => drive(body(), run)),
+    durable: () => db.durable(),
+    isUniqueViolation,
+  };
 }

@@ -1,9 +1,7 @@
-// Owns the messages of the SQLite store: committing arriving mail and reading it back.
-// Arriving mail is committed on the event loop, in groups: every message handed over in one
-// turn of the loop shares one transaction and one log sync (a message of several rows in a
-// savepoint of its own, so one failure fails only its own message). Each message's caller
-// hears of its commit at once (its readers see it from then on) and is answered once the
-// group's sync has ended; the next group does not wait for that sync (wal-sync.ts).
+// Owns the messages of the SQLite store: committing arriving mail and reading it back. Mail
+// handed over in one turn of the event loop shares one transaction and one log sync (a message
+// of several rows in a savepoint of its own); its caller hears of the commit at once and is
+// answered once the sync has ended; the next group does not wait for it (wal-sync.ts).
 import { withBody } from '../mime/parse.js';
 import { newId, randomToken } from '../ids.js';
 import { COUNT_AFTER_SQLITE, MailboxCounts } from './mailbox-counts.js';

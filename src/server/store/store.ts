@@ -3,54 +3,44 @@
 import type { Address, DeliveryStatus } from '../../protocol/index.js';
 import type { MessageBody } from '../mime/parse.js';
 
-/** Times are epoch milliseconds throughout the store. */
-
 /** Most mailboxes one `sweepExpired` call deletes, whatever its limit (a bound on one transaction). */
 export const SWEEP_MAILBOXES_MAX = 10_000;
+/** Times are epoch milliseconds throughout the store. */
 export type Millis = number;
 
 export type Scope = 'emails' | 'config';
 export const ALL_SCOPES: readonly Scope[] = ['emails', 'config'];
 
 export interface AccountRecord {
-  id: string;
-  email: string;
-  role: string;
-  isAdmin: boolean;
+  id: string; email: string; role: string; isAdmin: boolean;
   passwordHash: string | null;
   createdAt: Millis;
 }
 
 export interface ApiKeyRecord {
-  id: string;
-  accountId: string;
-  name: string;
+  id: string; accountId: string; name: string;
   /** The first characters of the key, safe to display (`mw_ab12…`). */
   prefix: string;
   scopes: Scope[];
-  createdAt: Millis;
-  revokedAt: Millis | null;
+  createdAt: Millis; revokedAt: Millis | null;
   /** When the key last authenticated a call (recorded at most about once a minute). */
   lastUsedAt: Millis | null;
 }
 
 /** A signed-in web session; the store keeps only the hash of the session id. */
 export interface SessionRecord {
-  idHash: string;
-  accountId: string;
+  idHash: string; accountId: string;
   /** The session's own fields (JSON), opaque to the store. */
   data: string;
   expiresAt: Millis;
 }
 
 export interface MailboxRecord {
-  id: string;
-  accountId: string;
+  id: string; accountId: string;
   /** Lower-case address, `local@domain`. */
   address: string;
   webhookId: string | null;
-  createdAt: Millis;
-  expiresAt: Millis;
+  createdAt: Millis; expiresAt: Millis;
 }
 
 /** What routing needs to know of an unbound mailbox's account (see delivery/routing.ts). */
@@ -98,10 +88,7 @@ export interface RefusalRecord {
  * received, the only copy of its body, with the summary fields read from its headers.
  */
 export interface NewMessage {
-  from: Address | null;
-  to: Address[];
-  cc: Address[];
-  subject: string;
+  from: Address | null; to: Address[]; cc: Address[]; subject: string;
   raw: Buffer;
 }
 
@@ -109,28 +96,20 @@ export interface StoredMessage {
   id: string;
   /** Global, strictly increasing insertion order; the basis of poll cursors. */
   seq: number;
-  accountId: string;
-  mailboxId: string;
+  accountId: string; mailboxId: string;
   /** Address of the receiving mailbox. */
   mailbox: string;
-  from: Address | null;
-  to: Address[];
-  cc: Address[];
-  subject: string;
-  receivedAt: Millis;
-  size: number;
+  from: Address | null; to: Address[]; cc: Address[]; subject: string;
+  receivedAt: Millis; size: number;
   /** Present only when bodies were asked for: read from the stored source at that moment. */
   body?: MessageBody;
 }
 
 export interface WebhookRecord {
-  id: string;
-  accountId: string;
-  url: string;
+  id: string; accountId: string; url: string;
   /** Receives mail of unbound mailboxes while no live mailbox is bound to it. */
   catchAll: boolean;
-  secret: string;
-  createdAt: Millis;
+  secret: string; createdAt: Millis;
   /**
    * Set when delivery gave up on the target: it refused every connection for a whole retry
    * schedule since this time. Cleared by the next attempt that connects.
@@ -139,26 +118,17 @@ export interface WebhookRecord {
 }
 
 export interface DeliveryRecord {
-  id: string;
-  webhookId: string;
-  accountId: string;
-  event: string;
-  messageId: string | null;
-  mailboxId: string | null;
+  id: string; webhookId: string; accountId: string; event: string;
+  messageId: string | null; mailboxId: string | null;
   status: DeliveryStatus;
   /** Attempts made so far. */
   attempts: number;
-  nextAttemptAt: Millis | null;
-  createdAt: Millis;
+  nextAttemptAt: Millis | null; createdAt: Millis;
 }
 
 export interface AttemptRecord {
-  attempt: number;
-  at: Millis;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  ok: boolean;
+  attempt: number; at: Millis; durationMs: number;
+  statusCode: number | null; error: string | null; ok: boolean;
 }
 
 /** Thrown by the store when a unique value is already in use. */
@@ -389,4 +359,18 @@ export interface Store {
   watchCommits?(watcher: CommitWatcher): () => Promise<void>;
 
   close(): Promise<void>;
+}
+
+type Joined<P extends object[]> = P extends [infer H, ...infer R extends object[]] ? H & Joined<R> : unknown;
+
+/** A backend's parts put together: a method two parts define is an error at start, not a silent override. */
+export function joinParts<P extends object[]>(...parts: P): Joined<P> {
+  const joined: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const [name, value] of Object.entries(part)) {
+      if (name in joined) throw new Error(`store: two of its parts define ${name}; each method must have one definition`);
+      joined[name] = value;
+    }
+  }
+  return joined as Joined<P>;
 }

@@ -1,14 +1,8 @@
-// Owns making SQLite commits durable without stopping the event loop. The database runs in
-// WAL mode with synchronous=NORMAL: a commit appends its pages to the write-ahead log with
-// write(2) and returns; nothing is on disk until the log is synced. `WalSync.sync()` syncs
-// the log (fdatasync) on libuv's thread pool, so SMTP sessions go on being served meanwhile;
-// a sync covers every commit made before it started, and one started while another runs
-// overlaps with it (the disk ends two overlapping syncs sooner than two in a row). A caller
-// acknowledges (SMTP `250`, an API `201`) only after its sync resolves, so an acknowledged
-// write survives a crash of the process or of the machine, as with synchronous=FULL.
-//
-// SQLite itself syncs the log and the database file at every checkpoint (also in NORMAL
-// mode), so frames a checkpoint moves into the database stay durable when the log restarts.
+// Owns making SQLite commits durable without stopping the event loop. In WAL mode with
+// synchronous=NORMAL a commit only write(2)s its pages to the log; `sync()` fdatasyncs the log on
+// libuv's thread pool, covering every commit made before it started (overlapping syncs allowed).
+// A caller acknowledges (SMTP `250`, an API `201`) only after its sync resolves, so an
+// acknowledged write survives a crash, as with synchronous=FULL; SQLite syncs at every checkpoint.
 import { open, type FileHandle } from 'node:fs/promises';
 
 export class WalSync {

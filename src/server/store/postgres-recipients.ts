@@ -1,17 +1,11 @@
-// Owns SMTP's side of the Postgres store: the recipient look-up and the refusals it records.
-//
-// Look-ups are cached per instance while the instance listens to its fleet (see watch()): a
-// live mailbox found once is answered from memory, with its account's routing, until the fleet
-// announces a change to either. Triggers announce every change that could make a cached answer
-// wrong (a mailbox ended early or removed; a webhook added to or removed from its account, or a
-// mailbox bound to one coming or going: migrations 3 and 4), whoever made it, and the cache
-// forgets the entry as the notification arrives. An address not found is not cached, so a
-// mailbox created on any instance is found at once; an entry is read again once its mailbox
-// expires, or a bound mailbox of its account does (the routing changes by itself then). When
-// the listening connection drops the cache is emptied and stays off until it is back (what was
-// announced meanwhile is lost).
+// Owns the Postgres store's SMTP recipient look-up and its cache per instance, kept while the
+// instance listens to its fleet (watch()): a live mailbox found once is answered from memory,
+// with its account's routing, until a trigger (migrations 3 and 4) announces a change that could
+// make it wrong, whoever made it. Addresses not found are not cached (a mailbox created anywhere
+// is found at once); an entry is read again when its mailbox, or a bound mailbox of its account,
+// expires; while the listening connection is down the cache is empty and off.
 import type { PgDb } from './postgres-db.js';
-import { recipientFromRow, refusalFromRow } from './rows.js';
+import { recipientFromRow } from './rows.js';
 import type { RecipientMailbox, Store } from './store.js';
 
 /**
@@ -31,7 +25,7 @@ const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_b
 /** Most addresses a cache keeps; beyond it, it starts over. */
 const CACHED_MAX = 10_000;
 
-export type PgRefusals = Pick<Store, 'findMailboxByAddress' | 'recordRefusal' | 'listRefusals'> & {
+export type PgRecipients = Pick<Store, 'findMailboxByAddress'> & {
   /** Caches look-ups while listening to the fleet's routing changes; returns a function that stops. */
   watch(): () => Promise<void>;
 };
@@ -39,7 +33,7 @@ export type PgRefusals = Pick<Store, 'findMailboxByAddress' | 'recordRefusal' | 
 /** Until when a cached look-up holds by itself: its mailbox's expiry, or sooner its account's routing's next change. */
 const validUntil = (m: RecipientMailbox) => Math.min(m.expiresAt, m.routing?.changesAt ?? Infinity);
 
-export function pgRefusals(db: PgDb): PgRefusals {
+export function pgRecipients(db: PgDb): PgRecipients {
   const cached = new Map<string, RecipientMailbox>();
   let armed = false;
   /** Counts forgettings: a look-up that started before one may hold what it forgot, so it is not kept. */
@@ -78,18 +72,6 @@ export function pgRefusals(db: PgDb): PgRefusals {
         cached.set(key, found);
       }
       return found;
-    },
-
-    async recordRefusal(r) {
-      await db.pool.query('INSERT INTO refusals (at, address, reason, reply, mail_from, account_id) VALUES ($1, $2, $3, $4, $5, $6)', [r.at, r.address, r.reason, r.reply, r.mailFrom, r.accountId]);
-    },
-
-    async listRefusals(input) {
-      const rows = await db.rows(
-        'SELECT * FROM refusals WHERE ($1::text IS NULL OR account_id = $1) AND at >= $2 ORDER BY seq LIMIT $3',
-        [input.accountId, input.since, input.limit],
-      );
-      return rows.map(refusalFromRow);
     },
 
     watch() {

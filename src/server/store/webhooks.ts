@@ -1,0 +1,98 @@
+// Owns the store's webhooks and the deliveries owed to them, with each one's attempts, for both
+// backends. Claiming due deliveries is each backend's own (sqlite.ts; postgres.ts leases them
+// with SKIP LOCKED, so instances claiming at once take different ones).
+import { newId } from '../ids.js';
+import { attemptFromRow, deliveryFromRow, num, optNum, str, webhookFromRow } from './rows.js';
+import { acknowledged, tx, type Sql } from './sql.js';
+import type { AttemptRecord, DeliveryRecord, Store, WebhookRecord } from './store.js';
+
+/** The pending deliveries due at `?`, earliest first, at most `?`: what a claim takes. */
+export const DUE_DELIVERIES = "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?";
+
+/** Writes attempt `a` of a delivery into its log (again: the newer wins). */
+function* logAttempt(deliveryId: string, a: AttemptRecord) {
+  yield* tx.run(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, at, duration_ms, status_code, error, ok) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (delivery_id, attempt) DO UPDATE SET at = excluded.at, duration_ms = excluded.duration_ms, status_code = excluded.status_code, error = excluded.error, ok = excluded.ok`,
+    deliveryId, a.attempt, a.at, a.durationMs, a.statusCode, a.error, a.ok,
+  );
+}
+
+/** The webhooks and deliveries part of the store on `sql`. */
+export function webhooks(sql: Sql) {
+  const listAttempts = async (deliveryId: string) => (await sql.all('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', deliveryId)).map(attemptFromRow);
+  return {
+    async createWebhook(input) {
+      const webhook: WebhookRecord = { id: newId('wh'), accountId: input.accountId, url: input.url, catchAll: input.catchAll, secret: input.secret, createdAt: input.now, refusingSince: null };
+      await sql.run(
+        'INSERT INTO webhooks (id, account_id, url, catch_all, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        webhook.id, webhook.accountId, webhook.url, webhook.catchAll, webhook.secret, webhook.createdAt,
+      );
+      return acknowledged(sql, webhook);
+    },
+
+    async listWebhooks(accountId) {
+      return (await sql.all('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at, id', accountId)).map(webhookFromRow);
+    },
+
+    async getWebhook(accountId, id) {
+      const row = await sql.get('SELECT * FROM webhooks WHERE id = ? AND account_id = ?', id, accountId);
+      return row ? webhookFromRow(row) : null;
+    },
+
+    async getWebhookById(id) {
+      const row = await sql.get('SELECT * FROM webhooks WHERE id = ?', id);
+      return row ? webhookFromRow(row) : null;
+    },
+
+    async setWebhookRefusingSince(id, since) {
+      await sql.run('UPDATE webhooks SET refusing_since = ? WHERE id = ?', since, id);
+    },
+
+    async deleteWebhook(accountId, id) {
+      // Deliveries and their attempts go with it (ON DELETE CASCADE).
+      return acknowledged(sql, (await sql.run('DELETE FROM webhooks WHERE id = ? AND account_id = ?', id, accountId)) > 0);
+    },
+
+    async createDelivery(input) {
+      const { now, ...rest } = input;
+      const delivery: DeliveryRecord = { ...rest, id: newId('evt'), status: 'pending', attempts: 0, createdAt: now };
+      await sql.run(
+        `INSERT INTO deliveries (id, webhook_id, account_id, event, message_id, mailbox_id, status, attempts, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+        delivery.id, delivery.webhookId, delivery.accountId, delivery.event, delivery.messageId, delivery.mailboxId, delivery.nextAttemptAt, now,
+      );
+      return acknowledged(sql, delivery);
+    },
+
+    async nextDeliveryDue() {
+      return optNum((await sql.get("SELECT MIN(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'"))?.due);
+    },
+
+    async recordAttempt(deliveryId, attempt, next) {
+      await sql.transaction(function* () {
+        const exists = yield* tx.run('UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ? WHERE id = ?', next.status, attempt.attempt, next.nextAttemptAt, deliveryId);
+        if (!exists) return; // deleted meanwhile (webhook removed or mailbox swept)
+        yield* logAttempt(deliveryId, attempt);
+      });
+    },
+
+    listAttempts,
+
+    async failPendingDeliveries(webhookId, entry) {
+      return sql.transaction(function* () {
+        const failed = yield* tx.all(
+          "UPDATE deliveries SET status = 'failed', attempts = attempts + 1, next_attempt_at = NULL WHERE webhook_id = ? AND status = 'pending' RETURNING id, attempts",
+          webhookId,
+        );
+        for (const row of failed) yield* logAttempt(str(row.id), { ...entry, attempt: num(row.attempts) });
+        return failed.length;
+      });
+    },
+
+    async listDeliveries(webhookId, limit) {
+      const deliveries = (await sql.all(`SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, ${sql.dialect.insertionOrder} DESC LIMIT ?`, webhookId, limit)).map(deliveryFromRow);
+      return Promise.all(deliveries.map(async (d) => ({ ...d, attemptLog: await listAttempts(d.id) })));
+    },
+  } satisfies Partial<Store>;
+}
