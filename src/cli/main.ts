@@ -55,6 +55,7 @@ const SERVE_FLAGS: Flags = {
   'open-signup': { type: 'boolean', help: 'let people create civilian accounts from the web UI ("Create account")' },
   'trust-proxy': { type: 'string', arg: 'P', help: 'believe X-Forwarded-* from these proxies: true, or addresses/CIDRs, comma-separated (default: ignore them)' },
   'smtp-max-clients': { type: 'string', arg: 'N', help: 'most SMTP connections served at once (default 100)' },
+  'exit-with-parent': { type: 'string', arg: 'PID', help: 'stop (as on SIGTERM) once process PID is gone, e.g. a killed test runner' },
 };
 
 const EMAIL: Flag = { type: 'string', arg: 'E', help: "the account's email (required)" };
@@ -138,8 +139,43 @@ function storeArgs(config: { data: string; databaseUrl: string | null }): string
   return ` --data ${/^[\w@%+=:,./-]+$/.test(config.data) ? config.data : JSON.stringify(config.data)}`;
 }
 
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `--exit-with-parent`, else MAILWRIGHT_EXIT_WITH_PARENT: the pid whose end stops the service. */
+function parentToWatch(values: Values, env: NodeJS.ProcessEnv): number | undefined {
+  const text = str(values, 'exit-with-parent') ?? (env.MAILWRIGHT_EXIT_WITH_PARENT || undefined);
+  const pid = integer('exit-with-parent', text);
+  if (pid === undefined) return undefined;
+  if (pid === 0 || !isAlive(pid)) throw new UsageError(`--exit-with-parent ${text}: no process has that pid; pass the pid of the process whose end should stop the service`);
+  return pid;
+}
+
+/**
+ * Calls `onGone` once process `pid` has ended or this process has a new parent (its own parent
+ * ended), checked every second. A runner killed with SIGKILL cannot stop what it started; this
+ * does. The pid is passed rather than the parent's taken, as the parent may be a shell.
+ */
+function watchParent(pid: number, onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (isAlive(pid) && process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, 1_000);
+  timer.unref();
+}
+
 async function serve(values: Values): Promise<void> {
   const options = serveOptions(values, process.env);
+  const parentPid = parentToWatch(values, process.env);
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`);
   }
@@ -154,10 +190,11 @@ async function serve(values: Values): Promise<void> {
     throw portInUse(error, options) ?? error;
   });
   let stopping = false;
-  const stop = (signal: string) => {
+  // The one way the service stops: on a signal, or once the process it was told to follow is gone.
+  const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`${signal}: shutting down\n`);
+    process.stdout.write(`${why}\n`);
     const force = setTimeout(() => {
       process.stderr.write('shutdown took longer than 15 s; exiting anyway\n');
       process.exit(1);
@@ -168,8 +205,16 @@ async function serve(values: Values): Promise<void> {
       process.exit(1);
     });
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM: shutting down'));
+  process.on('SIGINT', () => stop('SIGINT: shutting down'));
+  if (parentPid !== undefined) {
+    watchParent(parentPid, () => {
+      // Whoever read this output may have gone with it: a write into its closed pipe (EPIPE) must
+      // not end the process before it has stopped.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+      stop(`the process that started this service (pid ${parentPid}) is gone; stopping`);
+    });
+  }
   const configuredBy = str(values, 'api-key') ? '--api-key' : process.env.MAILWRIGHT_API_KEY ? 'MAILWRIGHT_API_KEY' : null;
   // Printed last, in one write: whoever waits for its first line may signal at once.
   process.stdout.write(

@@ -1,5 +1,6 @@
-// Owns the CLI's flag declarations and help texts: each command declares its flags once,
-// with their help, and both `parseArgs` options and `--help` output are made from that.
+// Owns how the CLI declares flags, the flags every command shares (store, --help) and the help
+// texts: each command declares its flags once, with their help, and both `parseArgs` options and
+// `--help` output are made from that.
 import type { ParseArgsConfig } from 'node:util';
 import { VERSION } from '../server/version.js';
 

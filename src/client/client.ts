@@ -1,5 +1,6 @@
-// Owns MailwrightClient: one typed method per endpoint of the HTTP API (paths, methods and
-// bodies as SPEC and src/protocol define them), built on the undici Transport.
+// Owns MailwrightClient: one typed method per endpoint of the HTTP API (its method, path and
+// query), each 2xx answer checked against its src/protocol schema; the exchange itself is
+// transport.ts's.
 import {
   ConfigResponse,
   CreatedWebhook,

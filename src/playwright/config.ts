@@ -1,6 +1,7 @@
-// Owns mailwrightServer(): the Playwright `webServer` entry that starts `mailwright serve`
-// with a known API key and ports, and publishes MAILWRIGHT_URL / MAILWRIGHT_API_KEY so the
-// fixture (in every worker) and the app under test find the same service.
+// Owns mailwrightServer(): the Playwright `webServer` entry that starts `mailwright serve` with
+// a known API key and ports, stopping with the runner, and publishes MAILWRIGHT_URL /
+// MAILWRIGHT_API_KEY / MAILWRIGHT_SMTP_URL so the fixture (in every worker) and the app under
+// test find the same service.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
@@ -90,7 +91,8 @@ const SERVE_BANNER = /listening: HTTP (?<mailwright_url>http:\/\/\S+) SMTP (?<ma
  * test. Values already in the environment are overwritten with the ones this server uses.
  *
  * The CLI is run with the current Node (`process.execPath`) from the package's own
- * `dist/cli.js`, so it works from node_modules without `npx`.
+ * `dist/cli.js`, so it works from node_modules without `npx`. It is given the runner's pid
+ * (`--exit-with-parent`), so the service stops when the runner ends, even if it was killed.
  *
  * @example
  * ```ts
@@ -130,6 +132,8 @@ export function mailwrightServer(options: MailwrightServerOptions = {}): WebServ
     '--api-key', apiKey,
     '--data', options.data ?? ':memory:',
     ...domains.flatMap((d) => ['--domain', d]),
+    // The service stops once this process (the runner) is gone, even if it was killed with SIGKILL.
+    '--exit-with-parent', String(process.pid),
     ...(options.extraArgs ?? []),
   ];
   const baseURL = `http://127.0.0.1:${httpPort}`;

@@ -1,6 +1,7 @@
-// Owns the fixture's coded errors: a wait that timed out, a message that should not have
-// arrived, an unusable option, a webhook the service cannot reach, a mailbox that expired
-// mid-wait. Each extends the client's MailwrightError, so callers match on `code`.
+// Owns the fixture's coded errors (FIXTURE_ERROR_CODES: a wait that timed out, a message that
+// should not have arrived, a missing `await`, an unusable option or argument, a webhook the
+// service cannot reach, a mailbox gone mid-wait, …) and the wording of a timed-out wait.
+// Each extends the client's MailwrightError, so callers match on `code`.
 import { MailwrightError } from '../client/index.js';
 
 /** An error in one line, for logs and messages: `code: first line` for coded errors. */

@@ -1,6 +1,7 @@
 // Owns the Playwright fixtures: the `mailwright` option, the worker-scoped `mail` hub, the
-// test-scoped `inbox`, and the boxed internals (resolved options; the per-test scope that
-// attaches received mail to the report). `defineMailFixtures` returns them for test.extend.
+// test-scoped `inbox`, and the boxed internals (resolved options; the worker's mail renderer;
+// the per-test scope that attaches received mail to the report and fails a test that did not
+// await a wait). `defineMailFixtures` returns them for test.extend.
 import { test as base, type Fixtures, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo } from '@playwright/test';
 import createDebug from 'debug';
 import { attachMessages, shouldAttach } from './attachments.js';

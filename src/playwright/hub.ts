@@ -1,6 +1,7 @@
-// Owns the worker's mail hub (the `mail` fixture): the API client, the webhook receiver
-// and its registration, the one long-poll loop, the messages seen per mailbox with
-// de-duplication, and routing arrivals to waiting inboxes. One hub per worker.
+// Owns the worker's mail hub (the `mail` fixture): creating and releasing inboxes, choosing how
+// mail arrives (webhooks through webhook-link.ts, else the long-poll loop, which also backs up a
+// slow webhook in `auto`), listing a mailbox from the API, and failing the waits of a mailbox
+// that is gone. What is known per mailbox is mailboxes.ts's. One hub per worker.
 import createDebug from 'debug';
 import { MailwrightApiError, MailwrightClient } from '../client/index.js';
 import { systemClock, type Clock, type Mailbox, type Message, type Refusal } from '../protocol/index.js';

@@ -1,7 +1,7 @@
-// Owns Inbox, the object tests hold: its address, the waits (message, verification link,
-// code), expectNoMessage and messages(). Each wait is a test.step (with an inner step naming
-// what arrived: subject, time, link or code), sees only messages in its window (since the
-// test started, or `since`), and times out with a MailwrightTimeoutError.
+// Owns Inbox, the object tests hold: its address, the waits (message, verification link, code),
+// expectNoMessage, messages(), source() and open(). Each wait is a test.step (with an inner step
+// naming what arrived), sees only messages in its window (since the test started, or `since`),
+// and times out with a MailwrightTimeoutError.
 import { test as base, type BrowserContext, type Page } from '@playwright/test';
 import createDebug from 'debug';
 import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';

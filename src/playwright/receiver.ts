@@ -1,8 +1,7 @@
-// Owns the worker's webhook receiver: a plain HTTP server on a free port that verifies
-// Standard Webhooks signatures (invalid → 401), checks the event against its protocol schema
-// (mismatch → 400), hands message.received events to the hub, remembers webhook.test events
-// so the hub can confirm reachability, and answers 204 as soon as the waits a message
-// resolved have run.
+// Owns the worker's webhook receiver: a plain HTTP server on a free port that verifies Standard
+// Webhooks signatures (→ 401) and events against their protocol schema (→ 400), hands each
+// message.received to its `onMessage` once (204 after the waits it resolved have run; a repeated
+// delivery is acknowledged only), and records webhook.test events for webhook-link.ts.
 import { randomBytes } from 'node:crypto';
 import createDebug from 'debug';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,5 +1,6 @@
-// Owns "the test running now" in this worker: when it started and which inboxes it
-// created or used, so waits know their window and the report gets the right messages.
+// Owns "the test running now" in this worker: when it started, which inboxes it created or
+// used, its cleanups and its waits not yet settled, so waits know their window, the report gets
+// the right messages and a missing `await` is caught.
 import type { TestInfo } from '@playwright/test';
 import type { AttachableInbox } from './attachments.js';
 import { callSite, type CallSite } from './call-site.js';

@@ -1,4 +1,5 @@
-// Owns the resolved service configuration and the context every subsystem receives.
+// Owns the shape of the resolved service configuration (config.ts resolves it), the roles with
+// their default limits, the default webhook retry schedule, and the context every subsystem receives.
 import type { Logger } from 'pino';
 import type { ServiceBus } from './events.js';
 import type { Store } from './store/store.js';

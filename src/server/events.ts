@@ -1,4 +1,5 @@
-// Owns the in-process event bus: ingestion emits after commit; long-poll and delivery listen.
+// Owns the in-process event bus: a message committed (here or by another instance; long-polls,
+// webhook delivery and the web UI's live views listen), shutdown, web sessions ended, and resync.
 import { EventEmitter } from 'node:events';
 import type { DeliveryRecord, StoredMessage } from './store/store.js';
 

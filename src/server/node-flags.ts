@@ -1,5 +1,6 @@
-// The Node flags the service is tuned for. Kept apart from the CLI and the fixture so that both
-// take them from one place without loading each other.
+// Owns the Node and V8 flags the service is tuned for: those its process starts with (`npm start`,
+// mailwrightServer()) and those `mailwright serve` sets in its own process. Kept apart from the
+// CLI and the fixture so that both take them from one place without loading each other.
 
 /**
  * Node flags the service is tuned for: `npm start` and `mailwrightServer()` pass them, and

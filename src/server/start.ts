@@ -1,5 +1,6 @@
-// Owns starting and stopping the whole service in-process: store, HTTP API, SMTP, webhook
-// dispatcher and sweeper. A failure half way undoes what started and rethrows the first error.
+// Owns starting and stopping the whole service in-process: logger, store (the admin account and
+// key made once; other instances' commits watched), HTTP API, SMTP, webhook dispatcher and
+// sweeper. A failure half way undoes what started and rethrows the first error.
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { resolveConfig, type ServerOptions } from './config.js';
 import { systemClock, type Clock, type ServiceContext } from './context.js';

@@ -1,6 +1,6 @@
 // Runs findVerificationLink and findCode over the sample corpus (fixtures/emails) against each part's expected.json.
 // The tuned parts (samples, study) must be answered exactly. The check part is held out: its test asserts
-// only that nothing is answered wrong and prints its counts, so a failing run names no mail to tune to.
+// only that nothing is answered wrong (a miss is allowed) and reports totals, so a failing run names no mail to tune to.
 import { expect, test } from '@playwright/test';
 import { explainCode, explainVerificationLink, findCode, findLinks, findVerificationLink } from '../../src/extract/index.js';
 import { corpusFiles, expectedAnswers, loadEml } from './extract/corpus.js';
@@ -43,9 +43,9 @@ test.describe('corpus size', () => {
 });
 
 test.describe('held-out check part', () => {
-  // Its precision and recall are measured by bench/extract.js (totals only); the goal is none wrong.
-  // Here it is checked for being well formed, and its totals are noted on the test.
-  test('is well formed: every mail has an answer that occurs in it (totals noted, no mail named)', async () => {
+  // Its precision and recall are measured by bench/extract.js (totals only). Here it must be well formed and
+  // answered with nothing wrong (a miss is allowed); failures and the annotation give totals only, no mail named.
+  test('is well formed and nothing in it is answered wrong (totals only, no mail named)', async () => {
     const files = corpusFiles('check');
     const expected = expectedAnswers('check');
     expect(Object.keys(expected).sort()).toEqual(files);
@@ -64,7 +64,9 @@ test.describe('held-out check part', () => {
         else wrong++;
       }
     }
-    test.info().annotations.push({ type: 'check part', description: `${files.length} mails: ${right} right, ${wrong} wrong, ${missed} missed` });
+    const totals = `${files.length} mails: ${right} right, ${wrong} wrong, ${missed} missed`;
+    test.info().annotations.push({ type: 'check part', description: totals });
     expect(absent, 'expected answers of the check part that do not occur in their mail').toBe(0);
+    expect(wrong, `answers of the held-out check part that are wrong (${totals})`).toBe(0);
   });
 });

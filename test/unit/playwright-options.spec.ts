@@ -91,7 +91,9 @@ test.describe('mailwrightServer', () => {
       const node = /^[\w@%+=:,./-]+$/.test(process.execPath) ? process.execPath : `'${process.execPath}'`;
       expect(entry.command.startsWith(`${node} ${SERVICE_NODE_FLAGS.join(' ')} `)).toBe(true); // the memory flags npm start uses too
       expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start).toBe(`node ${SERVICE_NODE_FLAGS.join(' ')} dist/cli.js serve`);
-      expect(entry.command).toMatch(/cli\.js serve --host 127\.0\.0\.1 --http-port 18025 --smtp-port 12525 --api-key mw_playwright_local_key --data :memory: --domain a\.test --domain b\.test --log-level warn$/);
+      expect(entry.command).toMatch(/cli\.js serve --host 127\.0\.0\.1 --http-port 18025 --smtp-port 12525 --api-key mw_playwright_local_key --data :memory: --domain a\.test --domain b\.test --exit-with-parent \d+ --log-level warn$/);
+      // The service follows the process that loaded the config (the runner): it stops when that one is gone.
+      expect(/--exit-with-parent (\d+)/.exec(entry.command)![1]).toBe(String(process.pid));
       const cli = /(\S*cli\.js)/.exec(entry.command)![1]!;
       expect(existsSync(cli)).toBe(true);
       expect(process.env.MAILWRIGHT_URL).toBe('http://127.0.0.1:18025');

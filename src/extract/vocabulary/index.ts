@@ -1,5 +1,5 @@
-// Owns extraction's vocabulary as a whole: every language's word lists, compiled once per role into one regular
-// expression over all languages (issue 30: one module per language).
+// Owns extraction's vocabulary as a whole: every language's word lists (one module per language, listed in
+// LANGUAGES), compiled once per role into one regular expression over all languages.
 import { escapeRegExp, wordRegExp } from '../text-utils.js';
 import type { Vocabulary } from './types.js';
 import { ar } from './ar.js';

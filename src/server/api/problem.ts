@@ -1,5 +1,6 @@
-// Owns API errors: the ApiError class routes throw and the problem+json error handler that
-// turns it, validation failures and framework errors into `{ type, title, status, detail, code }`.
+// Owns API errors: the ApiError class routes throw, the problem+json error handler that turns
+// it, validation failures and framework errors into `{ type, title, status, detail, code }`, and
+// draining the unread body of a request answered early, so its client reads the answer.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ERRORS, problemType, type ApiErrorCode, type Problem } from '../../protocol/index.js';
 

@@ -1,5 +1,6 @@
 // Owns account administration shared by the CLI and the server: accounts, keys, top-ups,
-// redeem codes, and the admin key that `--api-key` guarantees.
+// redeem codes, passwords (their rules, signing in), one-time sign-in links, and the admin
+// account and the key that `--api-key` guarantees.
 import { ALL_SCOPES, StoreConflictError, type AccountRecord, type ApiKeyRecord, type Scope, type Store } from '../store/store.js';
 import { randomToken } from '../ids.js';
 import { generateApiKey, generateRedeemCode, hashPassword, hashSecret, normalizeRedeemCode, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './secrets.js';

@@ -1,5 +1,6 @@
-// Owns one webhook attempt: the signed POST with a total timeout, its outcome in words, and
-// the retry policy that turns an outcome into the delivery's next state.
+// Owns one webhook attempt: the HTTP agent it goes through (private addresses refused unless
+// allowed, see ssrf.ts), the signed POST with a total timeout, its outcome in words, and the
+// retry policy that turns an outcome into the delivery's next state.
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { webhookHeaders } from '../../protocol/index.js';

@@ -1,5 +1,5 @@
-// Owns the email endpoints (scope `emails`): create a mailbox, the batched poll with
-// long-polling, a mailbox's messages, one message and its raw source.
+// Owns the email endpoints (scope `emails`): create and expire a mailbox, the batched poll with
+// long-polling, a mailbox's messages, one message and its raw source, and the recipients SMTP refused.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   GenerateMailboxBody,

@@ -1,5 +1,5 @@
-// Owns the unauthenticated API routes: health, the OpenAPI document and its /docs viewer (the
-// front page `/` is the web UI's sign-in page).
+// Owns the unauthenticated API routes: /health and the OpenAPI document (/openapi.json). Its
+// /docs viewer is mounted in app.ts; the front page `/` is the web UI's sign-in page.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HealthResponse } from '../../../protocol/index.js';
 import { VERSION } from '../../version.js';
