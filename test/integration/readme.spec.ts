@@ -1,6 +1,7 @@
 // Integration: the README's TypeScript examples that import from 'mailwright' compile under
-// `tsc --strict` against the built package, the way a user's project sees it. Blocks that
-// elide code with "…" are sketches and are skipped.
+// `tsc --strict` against the built package, the way a user's project sees it, and so do those
+// of docs/fixture.md, where the README's longer examples went. Blocks that elide code with "…"
+// are sketches and are skipped.
 import { test, expect } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +13,9 @@ const run = promisify(execFile);
 
 test('README examples compile under tsc --strict', async () => {
   test.setTimeout(120_000);
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = ['README.md', 'docs/fixture.md'].map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
   const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => /from 'mailwright(\/\w+)?'/.test(code) && !code.includes('…'));
-  // The Quick start config and spec, the typed config, the in-process server at least.
+  // The Quick start config and spec, the typed config, the mail opened in a page at least.
   expect(blocks.length).toBeGreaterThanOrEqual(4);
   // Inside the package, so 'mailwright' resolves to this package's exports (dist/), as it does from node_modules.
   const dir = mkdtempSync(join(ROOT, '.readme-check-'));
