@@ -285,6 +285,57 @@ export type RefusalsQuery = Static<typeof RefusalsQuery>;
 export const RefusalsResponse = Type.Object({ refusals: Type.Array(Refusal) });
 export type RefusalsResponse = Static<typeof RefusalsResponse>;
 
+/** Where a fault rule acts: the mailbox's `RCPT TO`, or the reply after the body of a message addressed to it. */
+export const FaultStage = Type.Union([Type.Literal('rcpt'), Type.Literal('data')]);
+export type FaultStage = Static<typeof FaultStage>;
+
+/** Longest wait a fault rule may put before a reply, ms. */
+export const FAULT_DELAY_MAX = 60_000;
+
+const faultFields = {
+  at: FaultStage,
+  /** The SMTP reply instead of the normal one: 4xx or 5xx. `421` also closes the connection (RFC 5321). */
+  code: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
+  /** Its enhanced status code (RFC 3463), e.g. `4.3.0`; default `<class>.0.0`. */
+  enhancedCode: Type.Optional(Type.String({ pattern: '^[45]\\.\\d{1,3}\\.\\d{1,3}$' })),
+  /** The reply text; default: a text that names the rule. */
+  message: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  /** Wait this long (ms) before the reply, or before closing. */
+  delay: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_DELAY_MAX })),
+  /** Close the connection without a reply (not with `code`). */
+  disconnect: Type.Optional(Type.Boolean()),
+  /** How many deliveries it applies to; absent: until cleared. */
+  times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  /** The chance that it applies to a delivery, 0 < p ≤ 1. */
+  probability: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
+};
+
+/**
+ * A fault rule to add to a mailbox: at `at`, reply `code` and/or wait `delay`, or `disconnect`.
+ * A rule needs at least one of them; `code` and `disconnect` do not go together.
+ */
+export const FaultRuleBody = Type.Object(faultFields, { additionalProperties: false, title: 'FaultRuleBody' });
+export type FaultRuleBody = Static<typeof FaultRuleBody>;
+
+/** A mailbox's fault rule as the API answers it. */
+export const FaultRule = Type.Object(
+  {
+    id: Type.String(),
+    ...faultFields,
+    probability: Type.Number(),
+    /** Deliveries it applied to so far. */
+    hits: Type.Integer(),
+    /** Deliveries it will still apply to; absent for a rule without `times`. */
+    remaining: Type.Optional(Type.Integer()),
+    createdAt: Timestamp,
+  },
+  { title: 'FaultRule' },
+);
+export type FaultRule = Static<typeof FaultRule>;
+
+export const FaultsResponse = Type.Object({ faults: Type.Array(FaultRule) });
+export type FaultsResponse = Static<typeof FaultsResponse>;
+
 export const HealthResponse = Type.Object({ status: Type.Literal('ok'), version: Type.String() });
 export type HealthResponse = Static<typeof HealthResponse>;
 

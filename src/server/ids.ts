@@ -26,6 +26,6 @@ export function randomToken(length: number): string {
 }
 
 /** A new id such as `mbx_4k2…` (prefix + 20 random characters). */
-export function newId(prefix: 'acc' | 'key' | 'mbx' | 'msg' | 'wh' | 'evt' | 'top'): string {
+export function newId(prefix: 'acc' | 'key' | 'mbx' | 'msg' | 'wh' | 'evt' | 'top' | 'flt'): string {
   return `${prefix}_${randomToken(20)}`;
 }

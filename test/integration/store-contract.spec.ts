@@ -253,6 +253,38 @@ for (const backend of BACKENDS) {
       expect(left).not.toContain(byId[0]);
     });
 
+    test('fault rules: added and listed oldest first, carried by the recipient look-up until spent, used atomically across instances, gone with their mailbox', async () => {
+      const a = await account();
+      const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'faulty@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      const rule = { mailboxId: box.id, stage: 'rcpt' as const, code: 451, enhancedCode: '4.3.0', message: null, delayMs: null, disconnect: false, probability: 1 };
+      const counted = await stores[0]!.addFault({ ...rule, times: 3, createdAt: NOW });
+      const forever = await other().addFault({ ...rule, stage: 'data', code: null, enhancedCode: null, delayMs: 200, times: null, createdAt: NOW + 1 });
+      expect(counted).toMatchObject({ ...rule, times: 3, hits: 0 });
+      expect(await other().listFaults(box.id)).toEqual([counted, forever]);
+      expect((await other().findMailboxByAddress('faulty@mailwright.test', NOW))?.faults).toEqual([counted, forever]);
+      // Ten uses at once over the instances: exactly three count.
+      const uses = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % stores.length]!.takeFault(counted.id)));
+      expect(uses.filter(Boolean).map((f) => f!.hits).sort()).toEqual([1, 2, 3]);
+      expect(await stores[0]!.takeFault(counted.id)).toBeNull();
+      // A spent rule is listed (hits 3 of 3) but no longer carried by the look-up.
+      expect((await other().listFaults(box.id))[0]).toMatchObject({ id: counted.id, hits: 3, times: 3 });
+      await expect.poll(async () => (await other().findMailboxByAddress('faulty@mailwright.test', NOW))?.faults.map((f) => f.id)).toEqual([forever.id]);
+      expect((await stores[0]!.takeFault(forever.id))?.hits).toBe(1);
+      expect(await other().clearFaults(box.id)).toBe(2);
+      expect(await stores[0]!.listFaults(box.id)).toEqual([]);
+      expect(await stores[0]!.takeFault(forever.id)).toBeNull();
+      // A rule dies with its mailbox: replaced at its address after expiry, or swept.
+      const dying = await stores[0]!.addFault({ ...rule, times: null, createdAt: NOW });
+      await stores[0]!.expireMailbox(a.id, box.id, NOW + 1);
+      const again = await other().createMailbox({ accountId: a.id, address: 'faulty@mailwright.test', webhookId: null, createdAt: NOW + 2, expiresAt: NOW + HOUR }, NOW + 2);
+      expect(await stores[0]!.listFaults(box.id)).toEqual([]);
+      expect(await stores[0]!.takeFault(dying.id)).toBeNull();
+      expect((await other().findMailboxByAddress('faulty@mailwright.test', NOW + 2))?.faults).toEqual([]);
+      await stores[0]!.addFault({ ...rule, mailboxId: again.id, times: null, createdAt: NOW + 2 });
+      await stores[0]!.sweepExpired(NOW + HOUR + 1);
+      expect(await stores[0]!.listFaults(again.id)).toEqual([]);
+    });
+
     test('a password change kills the account\'s unused sign-in links', async () => {
       const a = await account();
       await stores[0]!.createSignInToken({ hash: 'before-change', accountId: a.id, expiresAt: NOW + HOUR });
@@ -287,7 +319,7 @@ for (const backend of BACKENDS) {
     test("the recipient lookup finds a mailbox by address in any case, with its account's routing as of the time asked", async () => {
       const a = await account();
       const box = await stores[0]!.createMailbox({ accountId: a.id, address: 'rcpt@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
-      expect(await other().findMailboxByAddress('RCPT@mailwright.test', NOW)).toEqual({ ...box, routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
+      expect(await other().findMailboxByAddress('RCPT@mailwright.test', NOW)).toEqual({ ...box, faults: [], routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
       const hook = await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:1/', secret: 's', catchAll: false, now: NOW });
       const older = await stores[0]!.createWebhook({ accountId: a.id, url: 'http://127.0.0.1:2/', secret: 's', catchAll: true, now: NOW - 1 });
       const webhooks = [{ id: older.id, catchAll: true }, { id: hook.id, catchAll: false }];
@@ -332,7 +364,7 @@ for (const backend of BACKENDS) {
       await stores[0]!.expireMailbox(a.id, neighbour.id, NOW + 5);
       await stores[0]!.sweepExpired(NOW + 10);
       expect(await other().findMailboxByAddress('neighbour@mailwright.test', NOW)).toBeNull();
-      expect(await other().findMailboxByAddress('kept@mailwright.test', NOW)).toEqual({ ...kept, routing });
+      expect(await other().findMailboxByAddress('kept@mailwright.test', NOW)).toEqual({ ...kept, faults: [], routing });
     });
 
     test('the sweeper removes what expired, on any instance, without double work or errors', async () => {
@@ -549,13 +581,13 @@ test.describe('store contract: postgres, several instances at once', () => {
       // would wait for the lock. The lock is held for that one turn only (its transaction holds
       // back the horizon of every fleet on this server), then the warm-up is tried again.
       await expect.poll(async () => {
-        expect(await b.findMailboxByAddress('cached@mailwright.test', now)).toEqual({ ...box, routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
+        expect(await b.findMailboxByAddress('cached@mailwright.test', now)).toEqual({ ...box, faults: [], routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
         await locker.query('BEGIN');
         await locker.query('LOCK TABLE mailboxes IN ACCESS EXCLUSIVE MODE');
         const answer = b.findMailboxByAddress('CACHED@mailwright.test', now);
         const fromCache = await Promise.race([answer.then(() => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
         await locker.query('COMMIT');
-        expect(await answer).toEqual({ ...box, routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
+        expect(await answer).toEqual({ ...box, faults: [], routing: { webhooks: [], boundWebhookIds: [], changesAt: null } });
         return fromCache;
       }, { message: 'b answers a cached look-up while the mailboxes table is locked' }).toBe(true);
       // An address not found is not cached: created on a, it is found on b at once.
@@ -567,6 +599,11 @@ test.describe('store contract: postgres, several instances at once', () => {
       await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.routing?.webhooks).toEqual([{ id: hook.id, catchAll: true }]);
       await a.createMailbox({ accountId: account.id, address: 'bound@mailwright.test', webhookId: hook.id, createdAt: now, expiresAt: now + HOUR }, now);
       await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.routing?.boundWebhookIds).toEqual([hook.id]);
+      // A fault rule added on a reaches b's cached look-up, and so does its being spent.
+      const fault = await a.addFault({ mailboxId: box.id, stage: 'rcpt', code: 451, enhancedCode: '4.3.0', message: null, delayMs: null, disconnect: false, times: 1, probability: 1, createdAt: now });
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.faults.map((f) => f.id)).toEqual([fault.id]);
+      expect((await a.takeFault(fault.id))?.hits).toBe(1);
+      await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.faults).toEqual([]);
       // Ended early, but still live by the clock: only the announcement can tell b's cache.
       await a.expireMailbox(account.id, box.id, now + HOUR / 2);
       await expect.poll(async () => (await b.findMailboxByAddress('cached@mailwright.test', now))?.expiresAt).toBe(now + HOUR / 2);

@@ -8,7 +8,7 @@
 // subclass of the library's own connection, not a patched copy: it replaces only `init()`,
 // using the library's `_setListeners` and `connectionReady`, and wraps `send`, the library's
 // one write site; test/unit/smtp-greeting.spec.ts fails loudly if a new smtp-server version
-// changes those.
+// changes those. `drop()` closes a session's connection without a reply (fault rules).
 import type net from 'node:net';
 import type tls from 'node:tls';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
@@ -51,6 +51,13 @@ class GreetingConnection extends SMTPConnection {
 export class PromptSMTPServer extends SMTPServer {
   constructor(options: SMTPServerOptions, private readonly greetingDelayMs = 0) {
     super(options);
+  }
+
+  /** Closes the connection of the session `sessionId` at once, without a reply (a fault rule's `disconnect`). */
+  drop(sessionId: string): void {
+    for (const connection of this.connections) {
+      if ((connection as SMTPConnection).id === sessionId) (connection as SMTPConnection & { _socket: net.Socket })._socket.destroy();
+    }
   }
 
   /** As smtp-server's own `connect`, with {@link GreetingConnection} in place of SMTPConnection. */

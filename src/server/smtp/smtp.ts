@@ -11,7 +11,8 @@ import { PromptSMTPServer, withEnhancedCode } from './prompt-greeting.js';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
-import type { RecipientMailbox, RefusalRecord } from '../store/store.js';
+import { describeFault, faultToApply } from '../faults.js';
+import type { FaultRecord, RecipientMailbox, RefusalRecord } from '../store/store.js';
 import { mailboxAddressOf } from './address.js';
 import { parseMessage, parseSummary } from '../mime/parse.js';
 
@@ -35,6 +36,13 @@ const RECORDED_REFUSALS_PER_SESSION = 5;
 /** An SMTP reply error: smtp-server sends `responseCode` and the message (with `enhancedCode` in place of its default one). */
 function smtpError(responseCode: number, message: string, enhancedCode?: Parameters<typeof withEnhancedCode>[0]): Error & { responseCode: number } {
   return Object.assign(new Error(enhancedCode ? withEnhancedCode(enhancedCode, message) : message), { responseCode });
+}
+
+/** A fault rule acted instead of the normal answer: its reply, or none (the connection was closed). */
+class FaultActed extends Error {
+  constructor(readonly reply: (Error & { responseCode: number }) | null) {
+    super('a fault rule acted');
+  }
 }
 
 interface SessionState {
@@ -90,6 +98,24 @@ function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw:
 export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
   const { store, clock, bus, config } = ctx;
   const log: Logger = ctx.log.child({ subsystem: 'smtp' });
+
+  /**
+   * What a fault rule does before SMTP answers for `subject` (a recipient, or a transaction's
+   * recipients): wait its delay (on a timer: other sessions go on), then close without a reply,
+   * or fail with its reply (421 also closes), or — a delay alone — resolve, and the answer is the
+   * normal one. A message refused or dropped here is never stored.
+   */
+  async function act(fault: FaultRecord, session: SMTPServerSession, subject: string): Promise<void> {
+    log.debug({ fault: fault.id, rule: describeFault(fault), subject }, 'fault rule applied');
+    if (fault.delayMs !== null) await new Promise((resolve) => setTimeout(resolve, fault.delayMs!).unref());
+    if (fault.disconnect) {
+      server.drop(session.id);
+      throw new FaultActed(null);
+    }
+    if (fault.code === null) return;
+    const text = fault.message ?? `<${subject}>: refused by this mailbox's fault rule ${describeFault(fault)}; clear it with DELETE /api/emails/${fault.mailboxId}/faults`;
+    throw new FaultActed(smtpError(fault.code, text, fault.enhancedCode as Parameters<typeof withEnhancedCode>[0]));
+  }
 
   const server = new PromptSMTPServer({
     name: 'mailwright',
@@ -152,9 +178,15 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
         if (mailbox.expiresAt <= clock.now()) {
           return refuse('expired_mailbox', `<${recipient}>: this mailbox expired at ${new Date(mailbox.expiresAt).toISOString()}; create a new one, or a longer expiryTime`, mailbox.accountId);
         }
-        stateOf(session).mailboxes.set(mailbox.id, mailbox);
-        callback();
-      }, (error: unknown) => {
+        const accept = () => {
+          stateOf(session).mailboxes.set(mailbox.id, mailbox);
+          callback();
+        };
+        // A mailbox without fault rules goes on at once; with them, the first that applies acts.
+        if (mailbox.faults.length === 0) return accept();
+        return faultToApply(ctx, mailbox.faults, 'rcpt').then((fault) => (fault ? act(fault, session, recipient).then(accept) : accept()));
+      }).catch((error: unknown) => {
+        if (error instanceof FaultActed) return error.reply ? callback(error.reply) : undefined;
         log.error({ err: error }, 'recipient lookup failed');
         callback(smtpError(451, 'temporary failure looking up the recipient; try again'));
       });
@@ -167,6 +199,10 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
             // rejectOversized makes smtp-server answer `552 5.3.4` itself, whatever we pass here.
             throw smtpError(552, `message exceeds the ${config.maxMessageSize} byte limit (SIZE); send a smaller message`);
           }
+          // SMTP has one reply per DATA: the first rule of any recipient's that applies acts for all.
+          const rules = [...state.mailboxes.values()].flatMap((m) => m.faults).filter((f) => f.stage === 'data');
+          const fault = rules.length > 0 ? await faultToApply(ctx, rules, 'data') : null;
+          if (fault) await act(fault, session, [...state.mailboxes.values()].map((m) => m.address).join(', '));
           const now = clock.now();
           const plan = planCopies([...state.mailboxes.values()]);
           // The summary is stored beside the source; the body is read from the source when asked
@@ -190,6 +226,10 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
         })
         .then((copies) => callback(null, `stored ${copies.map((c) => c.message.id).join(' ')}`))
         .catch((error: Error & { responseCode?: number }) => {
+          if (error instanceof FaultActed) {
+            if (error.reply) callback(error.reply);
+            return;
+          }
           if (!error.responseCode) {
             log.error({ err: error }, 'storing a message failed');
             error = smtpError(451, 'the message could not be stored; try again');

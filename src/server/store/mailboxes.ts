@@ -7,7 +7,7 @@ import { newId } from '../ids.js';
 import { trimRefusals } from './refusals.js';
 import { mailboxFromRow, num, str } from './rows.js';
 import { acknowledged, tx, type Sql } from './sql.js';
-import { MailboxLimitError, StoreConflictError, SWEEP_MAILBOXES_MAX, type MailboxRecord, type Store } from './store.js';
+import { MailboxLimitError, StoreConflictError, SWEEP_MAILBOXES_MAX, type MailboxRecord, type Millis } from './store.js';
 
 const COUNT_LIVE = 'SELECT COUNT(*) AS n FROM mailboxes WHERE account_id = ? AND expires_at > ?';
 
@@ -23,7 +23,12 @@ export function mailboxes(sql: Sql, countMessages: (mailboxId: string) => Promis
   const { forUpdate } = sql.dialect;
   const taken = (address: string) => new StoreConflictError('mailbox', `the address ${address} is taken by a live mailbox`);
   return {
-    async createMailbox(input, now, maxLive) {
+    /**
+     * Creates a mailbox; an expired one at the same address is replaced. Throws StoreConflictError
+     * when a live one holds it, and MailboxLimitError when the account already has `maxLive` live
+     * mailboxes (checked in the same transaction: concurrent creations on several instances cannot pass it together).
+     */
+    async createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis, maxLive?: number | null) {
       const mailbox: MailboxRecord = { ...input, id: input.id ?? newId('mbx'), address: input.address.toLowerCase() };
       try {
         await sql.transaction(function* () {
@@ -51,17 +56,16 @@ export function mailboxes(sql: Sql, countMessages: (mailboxId: string) => Promis
       }
       return acknowledged(sql, mailbox);
     },
-
-    async getMailbox(accountId, idOrAddress, now) {
+    /** A live mailbox of the account by id or address. */
+    async getMailbox(accountId: string, idOrAddress: string, now: Millis) {
       const row = await sql.get('SELECT * FROM mailboxes WHERE account_id = ? AND (id = ? OR address = ?) AND expires_at > ?', accountId, idOrAddress, idOrAddress.toLowerCase(), now);
       return row ? mailboxFromRow(row) : null;
     },
-
-    async countLiveMailboxes(accountId, now) {
+    async countLiveMailboxes(accountId: string, now: Millis) {
       return num((await sql.get(COUNT_LIVE, accountId, now))?.n);
     },
-
-    async listLiveMailboxes(input) {
+    /** Live mailboxes (of one account when `accountId` is given), oldest first, each with its account's email and message count. */
+    async listLiveMailboxes(input: { accountId?: string; now: Millis }) {
       const rows = await sql.all(
         `SELECT m.*, a.email AS account_email FROM mailboxes m JOIN accounts a ON a.id = m.account_id
          WHERE m.expires_at > ? AND (CAST(? AS TEXT) IS NULL OR m.account_id = ?) ORDER BY m.created_at, m.address`,
@@ -69,16 +73,20 @@ export function mailboxes(sql: Sql, countMessages: (mailboxId: string) => Promis
       );
       return Promise.all(rows.map(async (row) => ({ ...mailboxFromRow(row), accountEmail: str(row.account_email), messageCount: await countMessages(str(row.id)) })));
     },
-
-    async expireMailbox(accountId, idOrAddress, now) {
+    /** Ends a live mailbox of the account now, exactly as at its own expiry: the mailbox as it was, or null when there is none. */
+    async expireMailbox(accountId: string, idOrAddress: string, now: Millis) {
       const row = await sql.get(
         'UPDATE mailboxes SET expires_at = ? WHERE account_id = ? AND (id = ? OR address = ?) AND expires_at > ? RETURNING *',
         now, accountId, idOrAddress, idOrAddress.toLowerCase(), now,
       );
       return acknowledged(sql, row ? mailboxFromRow(row) : null);
     },
-
-    async sweepExpired(now, limit = Number.MAX_SAFE_INTEGER) {
+    /**
+     * Deletes mailboxes expired at `now` (at most {@link SWEEP_MAILBOXES_MAX}) once empty, with their messages and
+     * deliveries, at most about `limit` rows in one transaction (`more`: call again), and expired sessions,
+     * sign-in tokens, failure windows and old refusals. An expired mailbox is gone to the API and SMTP already.
+     */
+    async sweepExpired(now: Millis, limit = Number.MAX_SAFE_INTEGER) {
       return sql.transaction(function* () {
         const swept = { mailboxes: 0, messages: 0, deliveries: 0, more: false };
         // Every instance may sweep; one at a time does the work, the others find it done.
@@ -110,5 +118,7 @@ export function mailboxes(sql: Sql, countMessages: (mailboxId: string) => Promis
         return swept;
       });
     },
-  } satisfies Partial<Store>;
+  };
 }
+
+export type Mailboxes = ReturnType<typeof mailboxes>;

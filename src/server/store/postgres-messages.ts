@@ -10,7 +10,7 @@ import { MailboxCounts } from './mailbox-counts.js';
 import { HORIZON_SQL, type PgDb, type Statement } from './postgres-db.js';
 import { withBody } from '../mime/parse.js';
 import { bytes, messageFromRow, num, RAW_COLUMNS, str, SUMMARY_COLUMNS, type Row } from './rows.js';
-import type { CommitWatcher, CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, Store, StoredMessage } from './store.js';
+import type { CommitWatcher, CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, StoreBackend, StoredMessage } from './store.js';
 
 /** A row with its message's body, read from the stored source. */
 const messageWithBodyFromRow = (row: Row) => withBody(messageFromRow(row), bytes(row.raw));
@@ -42,7 +42,7 @@ interface Job {
   reject(error: unknown): void;
 }
 
-export type PgMessages = Pick<Store, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
+export type PgMessages = Pick<StoreBackend, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
   /** Reports the other instances' commits, each once it is below the horizon. */
   watch(watcher: CommitWatcher): () => Promise<void>;
   close(): void;

@@ -4,9 +4,10 @@
 // make it wrong, whoever made it. Addresses not found are not cached (a mailbox created anywhere
 // is found at once); an entry is read again when its mailbox, or a bound mailbox of its account,
 // expires; while the listening connection is down the cache is empty and off.
+import { ACTIVE_FAULTS, FAULT_VALUES, faultOrder } from './faults.js';
 import type { PgDb } from './postgres-db.js';
 import { recipientFromRow } from './rows.js';
-import type { RecipientMailbox, Store } from './store.js';
+import type { RecipientMailbox, StoreBackend } from './store.js';
 
 /**
  * The SMTP recipient look-up (`$1` the lower-case address, `$2` now): the mailbox with its
@@ -14,7 +15,8 @@ import type { RecipientMailbox, Store } from './store.js';
  */
 const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_build_array(
     (SELECT COALESCE(json_agg(json_build_array(id, catch_all) ORDER BY created_at, id), '[]') FROM webhooks WHERE account_id = m.account_id),
-    b.bound)::text END AS routing_json
+    b.bound)::text END AS routing_json,
+    (SELECT COALESCE(json_agg(json_build_array(${FAULT_VALUES}) ORDER BY ${faultOrder('ord')}), '[]') ${ACTIVE_FAULTS})::text AS faults_json
   FROM mailboxes m LEFT JOIN LATERAL (
     SELECT json_build_array(COALESCE(json_agg(DISTINCT webhook_id), '[]'), MIN(expires_at)) AS bound FROM mailboxes
     WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > $2 AND m.webhook_id IS NULL
@@ -25,7 +27,7 @@ const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_b
 /** Most addresses a cache keeps; beyond it, it starts over. */
 const CACHED_MAX = 10_000;
 
-export type PgRecipients = Pick<Store, 'findMailboxByAddress'> & {
+export type PgRecipients = Pick<StoreBackend, 'findMailboxByAddress'> & {
   /** Caches look-ups while listening to the fleet's routing changes; returns a function that stops. */
   watch(): () => Promise<void>;
 };

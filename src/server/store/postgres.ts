@@ -5,6 +5,7 @@
 // with LISTEN/NOTIFY), cached recipient look-ups (postgres-recipients.ts), deliveries leased with
 // SKIP LOCKED, and the start-up lock.
 import { accounts } from './accounts.js';
+import { faults } from './faults.js';
 import { mailboxes } from './mailboxes.js';
 import { masked, PgDb, pgSql } from './postgres-db.js';
 import { pgMessages } from './postgres-messages.js';
@@ -12,7 +13,7 @@ import { pgRecipients } from './postgres-recipients.js';
 import { refusals } from './refusals.js';
 import { deliveryFromRow, optNum } from './rows.js';
 import { sessions } from './sessions.js';
-import { joinParts, type CommitWatcher, type Store } from './store.js';
+import { joinParts, type CommitWatcher, type Store, type StoreBackend } from './store.js';
 import { webhooks } from './webhooks.js';
 
 /** Opens a Postgres store at `url` and applies its migrations (once per database, whoever starts first). */
@@ -30,7 +31,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   const sql = pgSql(db);
   const { watch: watchMessages, close: closeMessages, ...messages } = pgMessages(db);
   const { watch: watchRecipients, ...recipients } = pgRecipients(db);
-  const own: Pick<Store, 'capabilities' | 'claimDueDeliveries' | 'withStartupLock' | 'watchCommits' | 'close'> = {
+  const own: Pick<StoreBackend, 'capabilities' | 'claimDueDeliveries' | 'withStartupLock' | 'watchCommits' | 'close'> = {
     capabilities: { sharedByInstances: true },
 
     async claimDueDeliveries(now, leaseMs, limit) {
@@ -66,5 +67,5 @@ export async function openPostgresStore(url: string): Promise<Store> {
       await db.close();
     },
   };
-  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), messages, webhooks(sql), refusals(sql), recipients);
+  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), messages, webhooks(sql), refusals(sql), faults(sql), recipients);
 }

@@ -3,7 +3,7 @@
 // look-up itself is each backend's (part of ingest: sqlite.ts, postgres-recipients.ts).
 import { refusalFromRow } from './rows.js';
 import { tx, type Sql } from './sql.js';
-import type { Millis, Store } from './store.js';
+import type { Millis, RefusalRecord } from './store.js';
 
 /** Most refusals kept (the sweeper trims the oldest beyond it). */
 const REFUSALS_KEPT = 10_000;
@@ -18,16 +18,18 @@ export function* trimRefusals(now: Millis) {
 /** The refusals part of the store on `sql`. */
 export function refusals(sql: Sql) {
   return {
-    async recordRefusal(r) {
+    async recordRefusal(r: RefusalRecord) {
       await sql.run('INSERT INTO refusals (at, address, reason, reply, mail_from, account_id) VALUES (?, ?, ?, ?, ?, ?)', r.at, r.address, r.reason, r.reply, r.mailFrom, r.accountId);
     },
-
-    async listRefusals(input) {
+    /** Refusals at or after `since`, oldest first; of one account's mailboxes, or all when accountId is null. */
+    async listRefusals(input: { accountId: string | null; since: Millis; limit: number }) {
       const rows = await sql.all(
         'SELECT * FROM refusals WHERE (CAST(? AS TEXT) IS NULL OR account_id = ?) AND at >= ? ORDER BY seq LIMIT ?',
         input.accountId, input.accountId, input.since, input.limit,
       );
       return rows.map(refusalFromRow);
     },
-  } satisfies Partial<Store>;
+  };
 }
+
+export type Refusals = ReturnType<typeof refusals>;

@@ -1,7 +1,7 @@
 // Owns turning database rows into store records, for both backends: column names are the
 // same in SQLite and Postgres, and every value is normalised here (Postgres BIGINT arrives as
 // a string, SQLite booleans as 0/1).
-import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, MailboxRecord, RecipientMailbox, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
+import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, FaultRecord, MailboxRecord, RecipientMailbox, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
 
@@ -28,7 +28,8 @@ export function apiKeyFromRow(r: Row): ApiKeyRecord {
  * backend writes it in its own JSON functions; this reads either.
  */
 export function recipientFromRow(r: Row): RecipientMailbox {
-  const mailbox = mailboxFromRow(r);
+  const faults = (JSON.parse(str(r.faults_json ?? '[]')) as unknown[][]).map((values) => faultFromRow(Object.fromEntries(FAULT_COLUMNS.map((c, i) => [c, values[i]]))));
+  const mailbox = { ...mailboxFromRow(r), faults };
   if (r.routing_json == null) return { ...mailbox, routing: null };
   const [webhooks, bound] = JSON.parse(str(r.routing_json)) as [Array<[string, unknown]>, [string[], number | null] | null];
   return {
@@ -90,3 +91,14 @@ export function sessionFromRow(row: Row) {
 export function signInFailuresFromRow(row: Row) {
   return { count: num(row.count), windowEndsAt: num(row.window_ends_at) };
 }
+
+export function faultFromRow(r: Row): FaultRecord {
+  return {
+    id: str(r.id), mailboxId: str(r.mailbox_id), stage: str(r.stage) as FaultRecord['stage'], code: optNum(r.code), enhancedCode: optStr(r.enhanced_code),
+    message: optStr(r.message), delayMs: optNum(r.delay_ms), disconnect: Boolean(r.disconnect), times: optNum(r.times), hits: num(r.hits),
+    probability: num(r.probability), createdAt: num(r.created_at),
+  };
+}
+
+/** The columns of a fault rule, in the order the recipient look-up's `faults_json` arrays carry them. */
+export const FAULT_COLUMNS = ['id', 'mailbox_id', 'stage', 'code', 'enhanced_code', 'message', 'delay_ms', 'disconnect', 'times', 'hits', 'probability', 'created_at'];

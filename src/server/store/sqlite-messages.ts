@@ -7,7 +7,7 @@ import { newId, randomToken } from '../ids.js';
 import { COUNT_AFTER_SQLITE, MailboxCounts } from './mailbox-counts.js';
 import { bytes, messageFromRow, num, RAW_COLUMNS, SUMMARY_COLUMNS, type Row } from './rows.js';
 import type { SqliteDb } from './sqlite-db.js';
-import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, Store, StoredMessage } from './store.js';
+import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, StoreBackend, StoredMessage } from './store.js';
 
 /**
  * The highest seq given so far: the newest message's, or the highest deleted one's
@@ -176,7 +176,7 @@ class GroupCommit {
 }
 
 /** The message half of the Store on `db`, and the figures of its commits. */
-export type SqliteMessages = Pick<Store, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
+export type SqliteMessages = Pick<StoreBackend, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
   /** Transactions and messages committed so far (test and benchmark figures). */
   readonly commits: { readonly transactions: number; readonly messages: number };
   /** Resolves once every message handed over so far is settled (the store's close waits for it). */

@@ -4,13 +4,14 @@
 // mail in groups on the event loop (sqlite-messages.ts), the SMTP recipient look-up, claiming
 // due deliveries, and taking turns at start-up.
 import { accounts } from './accounts.js';
+import { ACTIVE_FAULTS, FAULT_VALUES, faultOrder, faults } from './faults.js';
 import { mailboxes } from './mailboxes.js';
 import { refusals } from './refusals.js';
 import { deliveryFromRow, recipientFromRow } from './rows.js';
 import { sessions } from './sessions.js';
 import { SqliteDb, sqliteSql } from './sqlite-db.js';
 import { sqliteMessages, type SqliteMessages } from './sqlite-messages.js';
-import { joinParts, type Store } from './store.js';
+import { joinParts, type Store, type StoreBackend } from './store.js';
 import { DUE_DELIVERIES, webhooks } from './webhooks.js';
 
 /** The SQLite store, with the figures of its message commits (see {@link SqliteMessages}). */
@@ -23,7 +24,8 @@ export type SqliteStore = Store & Pick<SqliteMessages, 'commits'>;
 const RECIPIENT_LOOKUP = `SELECT m.*, CASE WHEN m.webhook_id IS NULL THEN json_array(
     json((SELECT json_group_array(json_array(id, catch_all)) FROM (SELECT id, catch_all FROM webhooks WHERE account_id = m.account_id ORDER BY created_at, id))),
     CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE account_id = m.account_id) THEN json((SELECT json_array(json_group_array(DISTINCT webhook_id), MIN(expires_at))
-      FROM mailboxes WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now)) END) END AS routing_json
+      FROM mailboxes WHERE account_id = m.account_id AND webhook_id IS NOT NULL AND expires_at > @now)) END) END AS routing_json,
+    (SELECT json_group_array(json_array(${FAULT_VALUES})) FROM (SELECT * ${ACTIVE_FAULTS} ORDER BY ${faultOrder('rowid')})) AS faults_json
   FROM mailboxes m WHERE m.address = @address`;
 
 /** Opens (creating when needed) a SQLite store at `file` (or ':memory:') and migrates it. */
@@ -32,7 +34,7 @@ export function openSqliteStore(file: string): SqliteStore {
   const sql = sqliteSql(db);
   const { settled, ...messages } = sqliteMessages(db);
   let startup: Promise<unknown> = Promise.resolve();
-  const own: Pick<Store, 'capabilities' | 'findMailboxByAddress' | 'claimDueDeliveries' | 'withStartupLock' | 'close'> = {
+  const own: Pick<StoreBackend, 'capabilities' | 'findMailboxByAddress' | 'claimDueDeliveries' | 'withStartupLock' | 'close'> = {
     capabilities: { sharedByInstances: false },
 
     async findMailboxByAddress(address, now) {
@@ -60,5 +62,5 @@ export function openSqliteStore(file: string): SqliteStore {
     // Waits for the messages under way (each one resolved is stored), then closes the file.
     close: () => db.close(settled),
   };
-  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), messages, webhooks(sql), refusals(sql));
+  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), messages, webhooks(sql), refusals(sql), faults(sql));
 }

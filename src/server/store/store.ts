@@ -2,6 +2,12 @@
 // backends (SQLite, Postgres) implement. The store knows nothing of HTTP, SMTP or delivery.
 import type { Address, DeliveryStatus } from '../../protocol/index.js';
 import type { MessageBody } from '../mime/parse.js';
+import type { Accounts } from './accounts.js';
+import type { Faults } from './faults.js';
+import type { Mailboxes } from './mailboxes.js';
+import type { Refusals } from './refusals.js';
+import type { Sessions } from './sessions.js';
+import type { Webhooks } from './webhooks.js';
 
 /** Most mailboxes one `sweepExpired` call deletes, whatever its limit (a bound on one transaction). */
 export const SWEEP_MAILBOXES_MAX = 10_000;
@@ -60,6 +66,25 @@ export interface SignInFailures {
   windowEndsAt: Millis;
 }
 
+/** Where a fault rule acts: the mailbox's RCPT TO, or the reply after the body of a message addressed to it. */
+export type FaultStage = 'rcpt' | 'data';
+
+/** A fault rule of a mailbox: what SMTP does instead of its normal answer, how often, and how many times so far. */
+export interface FaultRecord {
+  id: string; mailboxId: string; stage: FaultStage;
+  /** The SMTP reply code (4xx or 5xx) and its enhanced status code, with an optional text. */
+  code: number | null; enhancedCode: string | null; message: string | null;
+  /** Wait before the reply, ms. */
+  delayMs: number | null;
+  /** Close the connection without a reply. */
+  disconnect: boolean;
+  /** How many times the rule applies (null: until cleared), and how many times it did. */
+  times: number | null; hits: number;
+  /** The chance that it applies to a delivery (0 < p ≤ 1). */
+  probability: number;
+  createdAt: Millis;
+}
+
 /** A mailbox as the SMTP recipient lookup finds it, with what routing needs to know of its account. */
 export interface RecipientMailbox extends MailboxRecord {
   /**
@@ -67,6 +92,8 @@ export interface RecipientMailbox extends MailboxRecord {
    * so it has none): the copy's deliveries are planned from it with no further read.
    */
   routing: AccountRouting | null;
+  /** Its fault rules not yet spent, oldest first (their `hits` as of the look-up). */
+  faults: FaultRecord[];
 }
 
 /** A recipient SMTP refused, kept for a day so a timed-out wait can say what went wrong. */
@@ -189,82 +216,12 @@ export interface StoreCapabilities {
   readonly sharedByInstances: boolean;
 }
 
-export interface Store {
+/**
+ * What each backend does its own way: ingest and message reads (sqlite-messages.ts,
+ * postgres-messages.ts), the SMTP recipient look-up, claiming due deliveries, the fleet.
+ */
+export interface StoreBackend {
   readonly capabilities: StoreCapabilities;
-
-  // ---- accounts and keys
-  createAccount(input: { email: string; role: string; isAdmin: boolean; passwordHash: string | null; now: Millis }): Promise<AccountRecord>;
-  getAccount(id: string): Promise<AccountRecord | null>;
-  getAccountByEmail(email: string): Promise<AccountRecord | null>;
-  createApiKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; now: Millis }): Promise<ApiKeyRecord>;
-  /** A live (not revoked) key by the hash of its secret, with the stored hash. */
-  findApiKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null>;
-  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
-  /** Revokes a key; false when there was no live key with that id. */
-  revokeApiKey(id: string, now: Millis): Promise<boolean>;
-  /** Records that the key authenticated a call at `now`. */
-  touchApiKey(id: string, now: Millis): Promise<void>;
-  /** Sets the account's password; its unused sign-in links die with the old one. */
-  setPassword(accountId: string, passwordHash: string): Promise<void>;
-  /** Changes an account's role; false when there is no such account. */
-  setAccountRole(accountId: string, role: string): Promise<boolean>;
-
-  // ---- service settings and web sessions
-  /** The value stored under `name`, or `value` stored now when there was none (atomic: concurrent callers agree). */
-  ensureSetting(name: string, value: string): Promise<string>;
-  saveSession(session: SessionRecord): Promise<void>;
-  /** A session that has not expired at `now`. */
-  getSession(idHash: string, now: Millis): Promise<SessionRecord | null>;
-  deleteSession(idHash: string): Promise<void>;
-  /** Ends every session of the account but `exceptIdHash` (a password change). */
-  deleteAccountSessions(accountId: string, exceptIdHash?: string): Promise<void>;
-  /** Stores a one-time sign-in token (by its hash) for the account. */
-  createSignInToken(input: { hash: string; accountId: string; expiresAt: Millis }): Promise<void>;
-  /** Uses a sign-in token: its account id when it was unused and not expired at `now`, else null. A token works once. */
-  consumeSignInToken(hash: string, now: Millis): Promise<string | null>;
-  /**
-   * Counts one failed sign-in under `key` (a hash naming who failed from where): in the window
-   * open at `now`, or in a new one of `windowMs`. Atomic, so failures on several instances at
-   * once all count. Returns the count with this one.
-   */
-  countSignInFailure(key: string, now: Millis, windowMs: Millis): Promise<SignInFailures>;
-  /** The failures counted under `key` in a window still open at `now`, or null. */
-  getSignInFailures(key: string, now: Millis): Promise<SignInFailures | null>;
-  /** Forgets the failures counted under `key` (a sign-in that succeeded). */
-  clearSignInFailures(key: string): Promise<void>;
-
-  // ---- quota
-  /**
-   * Counts one call in `period` if the account is below `allowance` (null = unlimited),
-   * atomically. Returns the count after the call and whether it was allowed.
-   */
-  consumeCall(accountId: string, period: string, allowance: number | null): Promise<{ used: number; allowed: boolean }>;
-  getUsage(accountId: string, period: string): Promise<number>;
-  addTopUp(input: { accountId: string; period: string; calls: number; source: string; now: Millis }): Promise<void>;
-  getTopUps(accountId: string, period: string): Promise<number>;
-  createRedeemCode(input: { hash: string; calls: number; now: Millis }): Promise<void>;
-  /** Marks a code used by the account and adds its calls as a top-up; null when unknown or used. */
-  redeemCode(input: { hash: string; accountId: string; period: string; now: Millis }): Promise<number | null>;
-
-  // ---- mailboxes
-  /**
-   * Creates a mailbox; an expired one at the same address is replaced. Throws
-   * StoreConflictError when a live one holds it, and MailboxLimitError when `maxLive` is given
-   * and the account already has that many live mailboxes (checked in the same transaction, so
-   * concurrent creations on several instances cannot pass it together).
-   */
-  createMailbox(input: Omit<MailboxRecord, 'id'> & { id?: string }, now: Millis, maxLive?: number | null): Promise<MailboxRecord>;
-  /** A live mailbox of the account by id or address. */
-  getMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
-  countLiveMailboxes(accountId: string, now: Millis): Promise<number>;
-
-  // ---- listings for the CLI
-  /** Every account, oldest first, with its number of live mailboxes. */
-  listAccounts(now: Millis): Promise<Array<AccountRecord & { liveMailboxes: number }>>;
-  /** Live mailboxes (of one account when `accountId` is given), oldest first, each with its account's email and message count. */
-  listLiveMailboxes(input: { accountId?: string; now: Millis }): Promise<Array<MailboxRecord & { accountEmail: string; messageCount: number }>>;
-
-  // ---- messages
   /**
    * Stores one copy of the message per planned mailbox, and a pending `message.received`
    * delivery (due now) to each webhook the plan names for it, in one durable transaction.
@@ -290,63 +247,16 @@ export interface Store {
   /** One message with its body, only if its mailbox is `mailboxId` and it belongs to the account. */
   getMessage(accountId: string, mailboxId: string, messageId: string): Promise<StoredMessage | null>;
   getRawMessage(accountId: string, mailboxId: string, messageId: string): Promise<Buffer | null>;
-
-  // ---- webhooks and deliveries
-  createWebhook(input: { accountId: string; url: string; secret: string; catchAll: boolean; now: Millis }): Promise<WebhookRecord>;
-  listWebhooks(accountId: string): Promise<WebhookRecord[]>;
-  getWebhook(accountId: string, id: string): Promise<WebhookRecord | null>;
-  /** Any account's webhook (for delivery). */
-  getWebhookById(id: string): Promise<WebhookRecord | null>;
-  setWebhookRefusingSince(id: string, since: Millis | null): Promise<void>;
-  /** Deletes the webhook and its pending deliveries; false when it did not exist. */
-  deleteWebhook(accountId: string, id: string): Promise<boolean>;
-  createDelivery(input: Omit<DeliveryRecord, 'id' | 'status' | 'attempts' | 'createdAt'> & { now: Millis }): Promise<DeliveryRecord>;
   /**
    * Takes up to `limit` pending deliveries due at `now` and leases them until now + leaseMs
    * (their nextAttemptAt moves there), so no other instance tries them meanwhile.
    */
   claimDueDeliveries(now: Millis, leaseMs: number, limit: number): Promise<DeliveryRecord[]>;
-  /** The earliest nextAttemptAt of any pending delivery, or null. */
-  nextDeliveryDue(): Promise<Millis | null>;
-  /** Records one attempt and the delivery's new state. */
-  recordAttempt(deliveryId: string, attempt: AttemptRecord, next: { status: DeliveryStatus; nextAttemptAt: Millis | null }): Promise<void>;
-  /** One delivery's attempts, oldest first. */
-  listAttempts(deliveryId: string): Promise<AttemptRecord[]>;
-  /**
-   * Fails every pending delivery of the webhook, recording `entry` as the last line of each
-   * one's log (numbered after its attempts). Returns how many were failed.
-   */
-  failPendingDeliveries(webhookId: string, entry: Omit<AttemptRecord, 'attempt'>): Promise<number>;
-  /** A webhook's deliveries newest first, each with its attempts oldest first. */
-  listDeliveries(webhookId: string, limit: number): Promise<Array<DeliveryRecord & { attemptLog: AttemptRecord[] }>>;
-
-  // ---- refusals
   /**
    * A mailbox by address, live or expired but not yet swept (an address holds at most one), with
    * its account's routing as of `now`.
    */
   findMailboxByAddress(address: string, now: Millis): Promise<RecipientMailbox | null>;
-  recordRefusal(refusal: RefusalRecord): Promise<void>;
-  /** Refusals at or after `since`, oldest first; of one account's mailboxes, or all when accountId is null. */
-  listRefusals(input: { accountId: string | null; since: Millis; limit: number }): Promise<RefusalRecord[]>;
-
-  // ---- expiry
-  /**
-   * Ends a live mailbox of the account now (its expiry moves to `now`); from then on it is
-   * gone, exactly as at its own expiry. Returns the mailbox as it was, or null when the
-   * account has no live mailbox with that id or address.
-   */
-  expireMailbox(accountId: string, idOrAddress: string, now: Millis): Promise<MailboxRecord | null>;
-  /**
-   * Deletes mailboxes expired at `now` (at most {@link SWEEP_MAILBOXES_MAX} per call) with their messages and pending deliveries (and expired
-   * sessions, sign-in tokens and failed sign-in windows), in one transaction of at most about `limit` messages and
-   * deliveries (default: no limit). `more` tells that expired rows remain: call again. A
-   * mailbox is deleted once it is empty; until then it is expired, so already gone to the API
-   * and SMTP.
-   */
-  sweepExpired(now: Millis, limit?: number): Promise<{ mailboxes: number; messages: number; deliveries: number; more: boolean }>;
-
-  // ---- several instances
   /**
    * Runs `fn` while no other instance sharing this store runs its own (start-up: the first
    * admin account and key are made once however many instances start together).
@@ -357,9 +267,11 @@ export interface Store {
    * Absent where one process owns the store. Returns a function that stops watching.
    */
   watchCommits?(watcher: CommitWatcher): () => Promise<void>;
-
   close(): Promise<void>;
 }
+
+/** The storage contract: what each backend does its own way, and the aggregates written once for both. */
+export type Store = StoreBackend & Accounts & Sessions & Mailboxes & Webhooks & Faults & Refusals;
 
 type Joined<P extends object[]> = P extends [infer H, ...infer R extends object[]] ? H & Joined<R> : unknown;
 

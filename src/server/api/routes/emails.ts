@@ -1,7 +1,13 @@
 // Owns the email endpoints (scope `emails`): create and expire a mailbox, the batched poll with
-// long-polling, a mailbox's messages, one message and its raw source, and the recipients SMTP refused.
+// long-polling, a mailbox's messages, one message and its raw source, the recipients SMTP refused,
+// and a mailbox's fault rules (add, list, clear).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifySchemaValidationError } from 'fastify';
 import {
+  FAULT_DELAY_MAX,
+  FaultRule,
+  FaultRuleBody,
+  FaultsResponse,
   GenerateMailboxBody,
   ListEmailsQuery,
   ListEmailsResponse,
@@ -17,6 +23,7 @@ import {
 import type { ServiceContext } from '../../context.js';
 import { toMailbox, toMessage, toMessageSummary, toRefusal } from '../../dto.js';
 import { createMailboxFor } from '../../actions.js';
+import { addFaultTo, FAULTS_PER_MAILBOX, toFaultRule } from '../../faults.js';
 import type { MailboxRecord, StoredMessage } from '../../store/store.js';
 import { authOf } from '../auth.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -163,6 +170,67 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     return toMailbox({ ...mailbox, expiresAt: now });
   });
 
+  const faultsPath = '/api/emails/:mailboxId/faults';
+  const faultsDescription =
+    'Fault rules make the SMTP server refuse, stall or hang up on mail to this mailbox only, so a test can see how its app copes. ' +
+    '`at: rcpt` answers the mailbox\'s `RCPT TO`: that recipient alone is refused (or delayed), the others of the message are not. ' +
+    '`at: data` answers after the message body, for the whole transaction: SMTP has one reply per DATA, so one faulted recipient decides for all of them. ' +
+    '`code` is the 4xx or 5xx reply (`enhancedCode` defaults to `<class>.0.0`); `421` also closes the connection; `disconnect: true` closes it without a reply (not with `code`); ' +
+    `\`delay\` waits that many ms (at most ${FAULT_DELAY_MAX}, ${FAULT_DELAY_MAX / 1000} s) before the reply or the close, alone or with either. ` +
+    'A rejected or dropped message is not stored. `times` is how many deliveries a rule applies to (absent: until cleared); `probability` is its chance per delivery, 0 < p ≤ 1 (default 1). ' +
+    'Rules live in the store, so every instance of a fleet applies them, and they die with their mailbox. ' +
+    `A mailbox holds at most ${FAULTS_PER_MAILBOX} rules, spent ones included, until they are cleared.`;
+
+  app.post(faultsPath, {
+    config: { scope: 'emails' },
+    // A bad rule is answered in its own words: what the field is for, its limits, and what to send instead.
+    schemaErrorFormatter: faultRuleError,
+    schema: {
+      tags: ['emails'],
+      summary: 'Add a fault rule to a mailbox: refuse, delay or drop its mail over SMTP',
+      description: `${faultsDescription} A rule needs \`code\`, \`delay\` or \`disconnect\`; a bad one is a 400 \`invalid_request\` naming its \`field\`.`,
+      params: MailboxParams,
+      body: FaultRuleBody,
+      response: { 201: FaultRule, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (request, reply) => {
+    const { account } = authOf(request);
+    const mailbox = await liveMailbox(account.id, request.params.mailboxId);
+    const rule = await addFaultTo(ctx, mailbox, request.body);
+    return reply.code(201).send(toFaultRule(rule));
+  });
+
+  app.get(faultsPath, {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: "A mailbox's fault rules, oldest first, with their hits",
+      description: `${faultsDescription} Answers every rule of the mailbox, spent ones too: \`hits\` is how many deliveries each applied to, \`remaining\` (rules with \`times\`) how many more it will.`,
+      params: MailboxParams,
+      response: { 200: FaultsResponse, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (request) => {
+    const { account } = authOf(request);
+    const mailbox = await liveMailbox(account.id, request.params.mailboxId);
+    return { faults: (await store.listFaults(mailbox.id)).map(toFaultRule) };
+  });
+
+  app.delete(faultsPath, {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: "Clear a mailbox's fault rules: its mail is accepted normally again",
+      description: `${faultsDescription} Deletes every rule of the mailbox, spent or not; a mailbox without rules answers 204 too.`,
+      params: MailboxParams,
+      response: { 204: { type: 'null', description: 'Cleared' }, ...errorResponses(401, 403, 404, 429) },
+    },
+  }, async (request, reply) => {
+    const { account } = authOf(request);
+    const mailbox = await liveMailbox(account.id, request.params.mailboxId);
+    await store.clearFaults(mailbox.id);
+    return reply.code(204).send(null);
+  });
+
   async function findMessage(accountId: string, mailboxId: string, messageId: string) {
     const mailbox = await liveMailbox(accountId, mailboxId);
     const message = await store.getMessage(accountId, mailbox.id, messageId);
@@ -201,3 +269,37 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
   });
 };
 
+
+/** What each field of a fault rule is, for the answer to a rule the schema refuses. */
+const FAULT_FIELD_HELP: Record<string, string> = {
+  at: 'must be "rcpt" (refuse the recipient at RCPT TO) or "data" (reply after the message body)',
+  code: 'must be an SMTP reply code from 400 to 599: 4xx (temporary, the sender retries) or 5xx (permanent); 2xx and 3xx are not faults',
+  enhancedCode: 'must be an RFC 3463 enhanced status code such as 4.3.0 or 5.1.1, of the same class as code; leave it out for <class>.0.0',
+  message: 'must be a reply text of 1 to 200 characters; leave it out for a text that names the rule',
+  delay: `must be a whole number of ms from 1 to ${FAULT_DELAY_MAX} (${FAULT_DELAY_MAX / 1000} s), the longest a fault rule may hold a reply back`,
+  disconnect: 'must be true or false (true: close the connection without a reply; not with code)',
+  times: 'must be a whole number from 1 to 1000000; leave it out for a rule that applies until it is cleared',
+  probability: 'must be a number above 0 and at most 1 (0 < p ≤ 1; 1, the default, applies to every delivery); to stop a rule, clear the rules instead',
+};
+
+/**
+ * The answer to a fault rule the schema refuses: `invalid_request` naming the field (as the
+ * API's validation errors do), with what the field takes instead of ajv's generic wording.
+ * Other parts of the request (the path) keep the generic answer.
+ */
+function faultRuleError(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const first = errors[0];
+  const generic = new Error(`${dataVar} ${first?.message ?? 'is invalid'}`);
+  if (dataVar !== 'body' || !first) return generic;
+  const params = first.params as { missingProperty?: string; additionalProperty?: string };
+  const path = first.instancePath.replace(/^\//, '');
+  if (params.additionalProperty !== undefined) {
+    return new ApiError('invalid_request', `"${params.additionalProperty}" is not a property of a fault rule; it takes ${Object.keys(FAULT_FIELD_HELP).join(', ')}`, params.additionalProperty);
+  }
+  const field = params.missingProperty ?? path;
+  const help = FAULT_FIELD_HELP[field];
+  if (help === undefined) {
+    return path === '' ? new ApiError('invalid_request', 'a fault rule is a JSON object such as {"at":"rcpt","code":451}') : generic;
+  }
+  return new ApiError('invalid_request', params.missingProperty !== undefined ? `a fault rule needs ${field}, which ${help}` : `${field} ${help}`, field);
+}

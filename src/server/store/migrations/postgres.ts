@@ -266,4 +266,39 @@ CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, count INTEGER NOT NULL, win
 CREATE INDEX sign_in_failures_window ON sign_in_failures(window_ends_at);
 `,
   },
+  {
+    // Fault rules per mailbox (what SMTP does instead of its normal answer), gone with their
+    // mailbox. The recipient look-up carries a mailbox's rules not yet spent, so a rule added,
+    // spent or cleared is announced for its mailbox's address, and the fleet's caches forget it.
+    version: 7,
+    sql: `
+CREATE TABLE faults (
+  id TEXT PRIMARY KEY,
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes(id) ON DELETE CASCADE,
+  stage TEXT NOT NULL,
+  code INTEGER,
+  enhanced_code TEXT,
+  message TEXT,
+  delay_ms INTEGER,
+  disconnect BOOLEAN NOT NULL,
+  times INTEGER,
+  hits INTEGER NOT NULL DEFAULT 0,
+  probability DOUBLE PRECISION NOT NULL,
+  created_at BIGINT NOT NULL,
+  ord BIGSERIAL
+);
+CREATE INDEX faults_mailbox ON faults(mailbox_id, created_at);
+CREATE FUNCTION mailwright_faults_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  address TEXT := (SELECT m.address FROM mailboxes m WHERE m.id = COALESCE(NEW.mailbox_id, OLD.mailbox_id));
+BEGIN
+  IF address IS NOT NULL THEN
+    PERFORM pg_notify('mailwright_routing:' || TG_TABLE_SCHEMA, 'm ' || address);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER faults_added AFTER INSERT OR DELETE ON faults FOR EACH ROW EXECUTE FUNCTION mailwright_faults_changed();
+CREATE TRIGGER faults_spent AFTER UPDATE ON faults FOR EACH ROW WHEN (NEW.times IS NOT NULL AND NEW.hits >= NEW.times) EXECUTE FUNCTION mailwright_faults_changed();
+`,
+  },
 ];

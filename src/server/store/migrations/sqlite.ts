@@ -219,4 +219,25 @@ CREATE TABLE sign_in_failures (key TEXT PRIMARY KEY, count INTEGER NOT NULL, win
 CREATE INDEX sign_in_failures_window ON sign_in_failures(window_ends_at);
 `,
   },
+  {
+    // Fault rules per mailbox (what SMTP does instead of its normal answer), gone with their mailbox.
+    version: 9,
+    sql: `
+CREATE TABLE faults (
+  id TEXT PRIMARY KEY,
+  mailbox_id TEXT NOT NULL REFERENCES mailboxes(id) ON DELETE CASCADE,
+  stage TEXT NOT NULL,
+  code INTEGER,
+  enhanced_code TEXT,
+  message TEXT,
+  delay_ms INTEGER,
+  disconnect INTEGER NOT NULL,
+  times INTEGER,
+  hits INTEGER NOT NULL DEFAULT 0,
+  probability REAL NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX faults_mailbox ON faults(mailbox_id, created_at);
+`,
+  },
 ];

@@ -1,6 +1,6 @@
 // Owns the mailbox pages: the account's live mailboxes, creating one, a mailbox's messages
-// newest first, and their live arrival as server-sent events fed by the "message stored" event
-// while the session that opened them lasts.
+// newest first and its fault rules (shown, and cleared), and their live arrival as server-sent
+// events fed by the "message stored" event while the session that opened them lasts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EXPIRY_OPTIONS } from '../../../protocol/index.js';
 import { createMailboxFor } from '../../actions.js';
@@ -8,7 +8,8 @@ import { ApiError } from '../../api/problem.js';
 import { decodeCursor, encodeCursor } from '../../api/cursor.js';
 import { hashSecret } from '../../auth/secrets.js';
 import type { ServiceContext } from '../../context.js';
-import type { MailboxRecord, StoredMessage } from '../../store/store.js';
+import { describeFault } from '../../faults.js';
+import type { FaultRecord, MailboxRecord, StoredMessage } from '../../store/store.js';
 import { formatDuration } from '../format.js';
 import { field, notFound, renderFragment, userOf } from '../plugin.js';
 
@@ -64,10 +65,12 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     const mailbox = await ownMailbox(request);
     const before = (request.query as { before?: string }).before;
     const beforeSeq = before ? decodeCursor(before, 'before') : undefined;
-    const [messages, total] = await Promise.all([store.listMailboxMessages(mailbox.id, { beforeSeq, limit: PAGE_SIZE }), store.countMailboxMessages(mailbox.id)]);
+    const [messages, total, faults] = await Promise.all([
+      store.listMailboxMessages(mailbox.id, { beforeSeq, limit: PAGE_SIZE }), store.countMailboxMessages(mailbox.id), store.listFaults(mailbox.id),
+    ]);
     const last = messages.at(-1);
     return reply.page('mailbox', {
-      title: mailbox.address, nav: 'mailboxes', mailbox, messages, total,
+      title: mailbox.address, nav: 'mailboxes', mailbox, messages, total, faults: faults.map(faultRow),
       nextCursor: messages.length === PAGE_SIZE && last ? encodeCursor(last.seq) : null,
       // The stream starts where this page ends, so mail stored while the page loads is not missed.
       streamAfter: beforeSeq === undefined ? (messages[0]?.seq ?? 0) : null,
@@ -78,6 +81,12 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     const mailbox = await ownMailbox(request);
     await store.expireMailbox(userOf(request).id, mailbox.id, clock.now());
     return reply.redirect('/mailboxes', 303);
+  });
+
+  app.post('/mailboxes/:id/faults/clear', async (request, reply) => {
+    const mailbox = await ownMailbox(request);
+    await store.clearFaults(mailbox.id);
+    return reply.redirect(`/mailboxes/${mailbox.id}`, 303);
   });
 
   // Live arrival: one event per message stored in this mailbox, as the row to insert, for as
@@ -135,6 +144,17 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
       missed.forEach(send);
     }
   });
+}
+
+/** A fault rule as a row of the mailbox page: what it does, its chance, how long it lasts, and its hits. */
+function faultRow(f: FaultRecord) {
+  const remaining = f.times === null ? null : Math.max(0, f.times - f.hits);
+  return {
+    id: f.id, what: describeFault(f), message: f.message,
+    chance: `${Number((f.probability * 100).toFixed(2))} %`,
+    times: f.times === null ? 'until cleared' : remaining === 0 ? `spent (${f.times} of ${f.times})` : `${remaining} of ${f.times} left`,
+    hits: f.hits,
+  };
 }
 
 /** A message position from a header or query value; -1 when absent or not a position. */
