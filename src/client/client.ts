@@ -5,6 +5,8 @@ import {
   ConfigResponse,
   CreatedWebhook,
   DeliveryList,
+  FaultRule,
+  FaultsResponse,
   HealthResponse,
   ListEmailsSummaryResponse,
   ListEmailsWithBodyResponse,
@@ -17,6 +19,7 @@ import {
   WebhookTestResponse,
   type CreateWebhookBody,
   type Delivery,
+  type FaultRuleBody,
   type GenerateMailboxBody,
   type ListEmailsResponse,
   type Message,
@@ -44,6 +47,8 @@ const ANSWERS = {
   listEmails: expectAnswer('GET /api/emails', ListEmailsSummaryResponse),
   listRefusals: expectAnswer('GET /api/emails/refusals', RefusalsResponse),
   expireMailbox: expectAnswer('POST /api/emails/{mailboxId}/expire', Mailbox),
+  addFault: expectAnswer('POST /api/emails/{mailboxId}/faults', FaultRule),
+  listFaults: expectAnswer('GET /api/emails/{mailboxId}/faults', FaultsResponse),
   getMailbox: expectAnswer('GET /api/emails/{mailboxId}', MailboxMessagesResponse),
   getMessage: expectAnswer('GET /api/emails/{mailboxId}/{messageId}', MessageResponse),
   getConfig: expectAnswer('GET /api/config', ConfigResponse),
@@ -204,6 +209,66 @@ export class MailwrightClient implements AsyncDisposable {
       ...callOptions(options),
     });
     return parseJson(response, ANSWERS.expireMailbox);
+  }
+
+  /**
+   * Adds a fault rule to a live mailbox: what the service's SMTP does instead of its normal
+   * answer to mail for it, at `RCPT TO` (`at: 'rcpt'`, that recipient only) or after the body
+   * (`at: 'data'`, the whole transaction): reply `code` (4xx/5xx; `421` also closes), wait
+   * `delay` ms first, or `disconnect` without a reply; `times` deliveries (absent: until
+   * cleared), each with chance `probability`. Rules are the mailbox's own and end with it.
+   * `POST /api/emails/{mailboxId}/faults` → 201 with the stored rule (`hits: 0`).
+   *
+   * @example
+   * ```ts
+   * const rule = await client.addFault(mailbox.id, { at: 'rcpt', code: 451, enhancedCode: '4.3.0', times: 1 });
+   * ```
+   */
+  async addFault(mailboxIdOrAddress: string, rule: FaultRuleBody, options?: RequestOptions): Promise<FaultRule> {
+    const response = await this.#transport.send({
+      method: 'POST',
+      path: `/api/emails/${segment(mailboxIdOrAddress)}/faults`,
+      body: rule,
+      ...callOptions(options),
+    });
+    return parseJson(response, ANSWERS.addFault);
+  }
+
+  /**
+   * A mailbox's fault rules, oldest first, each with `hits` (deliveries it applied to) and,
+   * for a rule with `times`, `remaining`. Spent rules are listed too, until cleared.
+   * `GET /api/emails/{mailboxId}/faults` (unwraps `{ faults }`).
+   *
+   * @example
+   * ```ts
+   * const [rule] = await client.listFaults(mailbox.id);
+   * console.log(rule?.hits, rule?.remaining);
+   * ```
+   */
+  async listFaults(mailboxIdOrAddress: string, options?: RequestOptions): Promise<FaultRule[]> {
+    const response = await this.#transport.send({
+      method: 'GET',
+      path: `/api/emails/${segment(mailboxIdOrAddress)}/faults`,
+      ...callOptions(options),
+    });
+    return parseJson(response, ANSWERS.listFaults).faults;
+  }
+
+  /**
+   * Removes every fault rule of a mailbox: its mail is answered normally again at once.
+   * `DELETE /api/emails/{mailboxId}/faults` → 204.
+   *
+   * @example
+   * ```ts
+   * await client.clearFaults(mailbox.id);
+   * ```
+   */
+  async clearFaults(mailboxIdOrAddress: string, options?: RequestOptions): Promise<void> {
+    await this.#transport.send({
+      method: 'DELETE',
+      path: `/api/emails/${segment(mailboxIdOrAddress)}/faults`,
+      ...callOptions(options),
+    });
   }
 
   /**

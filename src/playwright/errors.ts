@@ -94,6 +94,21 @@ export interface WaitTimeoutDetails {
     from: string | null;
     at: Date;
   }>;
+  /**
+   * This inbox's fault rules that acted on deliveries to it (`hits` > 0), oldest first: a
+   * rule with a reply `refused` them, one that closes the connection `dropped` them, a bare
+   * delay `delayed` them.
+   */
+  faults?: ReadonlyArray<{
+    id: string;
+    /** The rule in words: `451 4.3.0 at rcpt`, `delay 2000 ms at data`, `disconnect at data`. */
+    rule: string;
+    effect: 'refused' | 'delayed' | 'dropped';
+    /** Deliveries it applied to. */
+    hits: number;
+    /** How many it applies to in all; absent for a rule that lasts until cleared. */
+    times?: number;
+  }>;
 }
 
 /**
@@ -177,10 +192,21 @@ export function formatTimeoutMessage(d: WaitTimeoutDetails): string {
     for (const r of shown) lines.push(`  - ${r.address} from ${r.from || '(no sender)'} at ${formatClock(r.at)}: ${r.reply}`);
     if (d.refused.length > shown.length) lines.push(`  … and ${d.refused.length - shown.length} earlier`);
   }
+  for (const f of d.faults ?? []) lines.push(faultLine(f));
   if (d.listIncomplete) lines.push(`(The list is what this worker saw; listing the mailbox failed: ${d.listIncomplete}.)`);
   if (d.lastError) lines.push(`Last delivery error: ${d.lastError}.`);
   lines.push(`Hint: ${hint(d, matched.length)}`);
   return lines.join('\n');
+}
+
+/**
+ * A fault rule that acted, as a line of the timeout message:
+ * `2 deliveries to this inbox were refused by its fault rule 451 4.3.0 at rcpt (hits 2 of 3); clear it with inbox.clearFaults().`
+ */
+function faultLine(f: NonNullable<WaitTimeoutDetails['faults']>[number]): string {
+  const deliveries = f.hits === 1 ? '1 delivery to this inbox was' : `${f.hits} deliveries to this inbox were`;
+  const count = f.times === undefined ? `hits ${f.hits}, until cleared` : `hits ${f.hits} of ${f.times}`;
+  return `${deliveries} ${f.effect} by its fault rule ${f.rule} (${count}); clear it with inbox.clearFaults().`;
 }
 
 /** One refusal as the cause it probably is. */

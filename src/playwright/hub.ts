@@ -113,6 +113,7 @@ export class MailHub implements AsyncDisposable {
       fetchAll: (id, opts) => this.#fetchAll(id, opts),
       rawSource: (mailboxId, messageId) => this.client.getRawMessage(mailboxId, messageId, { as: 'buffer' }),
       refusals: (since) => this.#refusals(since),
+      faults: this.client,
       get lastError() {
         return hub.#lastError;
       },

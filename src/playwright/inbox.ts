@@ -1,12 +1,14 @@
 // Owns Inbox, the object tests hold: its address, the waits (message, verification link, code),
-// expectNoMessage, messages(), source() and open(). Each wait is a test.step (with an inner step
-// naming what arrived), sees only messages in its window (since the test started, or `since`),
-// and times out with a MailwrightTimeoutError.
+// expectNoMessage, messages(), source(), open() and the inbox's fault rules (injectFault, faults,
+// clearFaults). Each wait is a test.step (with an inner step naming what arrived), sees only
+// messages in its window (since the test started, or `since`), and times out with a
+// MailwrightTimeoutError that also names the fault rules that turned mail away.
 import { test as base, type BrowserContext, type Page } from '@playwright/test';
 import createDebug from 'debug';
 import { checkCodeHints, checkLinkHints, findCode, findVerificationLink } from '../extract/index.js';
 import type { CodeHints, LinkHints } from '../extract/index.js';
-import type { Clock, Mailbox, Refusal } from '../protocol/index.js';
+import type { MailwrightClient } from '../client/index.js';
+import type { Clock, FaultRule, FaultRuleBody, Mailbox, Refusal } from '../protocol/index.js';
 import {
   FIXTURE_ERROR_CODES,
   formatClock,
@@ -21,7 +23,7 @@ import { describeMatch, matchesMessage, validateMatch, type MatchInput } from '.
 import { showMail, type OpenOptions } from './mail-view.js';
 import type { MailMessage } from './message.js';
 import type { AttachPolicy } from './options.js';
-import type { CallSite } from './call-site.js';
+import { callSite, type CallSite } from './call-site.js';
 import { currentTestScope, trackPending } from './test-scope.js';
 
 /** Options of the waits. */
@@ -81,6 +83,24 @@ export interface MessagesOptions {
   since?: Date | number;
 }
 
+/**
+ * A fault rule to add with {@link Inbox.injectFault}: where it acts (`at: 'rcpt'`, this
+ * recipient's `RCPT TO`; `at: 'data'`, the reply after the body, for the whole transaction),
+ * then one or more of: `code` (a 4xx/5xx reply instead of the normal one, `421` also closes
+ * the connection; `enhancedCode`, `message`), `delay` (ms before the reply, ≤ 60 s),
+ * `disconnect: true` (close without a reply, not with `code`); `times` (how many deliveries;
+ * absent: until cleared) and `probability` (0 < p ≤ 1, default 1).
+ *
+ * @example
+ * ```ts
+ * const once451: FaultRuleInput = { at: 'rcpt', code: 451, enhancedCode: '4.3.0', times: 1 };
+ * ```
+ */
+export type FaultRuleInput = FaultRuleBody;
+
+/** What an Inbox needs to manage its mailbox's fault rules (the hub's API client has it). */
+export type FaultRulesApi = Pick<MailwrightClient, 'addFault' | 'listFaults' | 'clearFaults'>;
+
 /** A running subscription to a mailbox's arrivals. */
 export interface InboxSubscription {
   /** Stops it. Idempotent. */
@@ -114,6 +134,11 @@ export interface InboxHost {
    * their own expired mailboxes), or undefined when they could not be listed.
    */
   refusals(since: Date): Promise<Refusal[] | undefined>;
+  /**
+   * The API calls on a mailbox's fault rules (the hub passes its client); without them
+   * `injectFault()`, `faults()` and `clearFaults()` throw and a timed-out wait names no rule.
+   */
+  readonly faults?: FaultRulesApi;
   /** The last error of the delivery machinery, if any. */
   readonly lastError: string | undefined;
   /** The `timeout` option. */
@@ -147,6 +172,8 @@ function describeHints(hints: object): string {
 export const DEFAULT_NO_MESSAGE_WITHIN = 3_000;
 /** Bound on the API listing made when a wait times out, ms. */
 const FINAL_LISTING_TIMEOUT = 5_000;
+/** Bound on listing the inbox's fault rules for a timed-out wait's message, ms. */
+const FAULT_LISTING_TIMEOUT = 2_000;
 /** Room left before the test's own timeout when picking a default wait timeout, ms. */
 const TEST_TIMEOUT_MARGIN = 1_000;
 
@@ -206,6 +233,22 @@ function receivedTitle(target: Target, message: MailMessage, value: unknown, wai
 async function step<T>(title: string, body: () => Promise<T>, site: CallSite | undefined, testing = inTest()): Promise<T> {
   if (!testing) return body();
   return base.step(title, body, site ? { box: true, location: site.location } : { box: true });
+}
+
+/** A fault rule as a step title and an error name it: `451 4.3.0 at rcpt`, `delay 2000 ms at data`, `disconnect at data`. */
+export function describeFaultRule(rule: Pick<FaultRuleBody, 'at' | 'code' | 'enhancedCode' | 'delay' | 'disconnect'>): string {
+  const parts = [
+    rule.code === undefined ? undefined : `${rule.code}${rule.enhancedCode ? ` ${rule.enhancedCode}` : ''}`,
+    rule.delay === undefined ? undefined : `delay ${rule.delay} ms`,
+    rule.disconnect ? 'disconnect' : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return `${parts.length > 0 ? parts.join(' + ') : 'nothing'} at ${rule.at}`;
+}
+
+/** What a rule does to a delivery it applies to: a reply refuses it, a close drops it, a bare delay delays it. */
+function faultEffect(rule: Pick<FaultRule, 'code' | 'disconnect'>): 'refused' | 'delayed' | 'dropped' {
+  if (rule.disconnect) return 'dropped';
+  return rule.code === undefined ? 'delayed' : 'refused';
 }
 
 /** Symbol-keyed access for the matchers; not public API. */
@@ -389,6 +432,89 @@ export class Inbox {
     });
   }
 
+  /**
+   * Adds a fault rule to this inbox: the service's SMTP refuses, delays or drops mail to it
+   * as the rule says, so the test sees how the app copes (retries a `451`, reports a `550`,
+   * does not mark a dropped mail sent). Only this inbox's mail is affected, so tests running
+   * in parallel never feel it; the rule ends with the inbox, or with {@link clearFaults}.
+   * Resolves with the stored rule (`hits: 0`). A boxed step in the report.
+   *
+   * @throws {MailwrightApiError} `invalid_request` naming the field for a rule the service
+   * turns down (no `code`, `delay` or `disconnect`; `code` with `disconnect`; a `delay` over 60 s).
+   *
+   * @example
+   * ```ts
+   * await inbox.injectFault({ at: 'rcpt', code: 451, enhancedCode: '4.3.0', times: 1 });
+   * ```
+   */
+  async injectFault(rule: FaultRuleInput): Promise<FaultRule> {
+    const site = callSite();
+    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
+      throw new MailwrightFixtureError(
+        FIXTURE_ERROR_CODES.invalidArgument,
+        `inbox.injectFault() needs a rule object like { at: 'rcpt', code: 451, times: 1 }, got ${rule === null ? 'null' : Array.isArray(rule) ? 'an array' : typeof rule}`,
+      );
+    }
+    const api = this.#faultsApi('injectFault');
+    this.#touch();
+    const extras = [rule.times === undefined ? 'until cleared' : `times ${rule.times}`, rule.probability === undefined ? undefined : `probability ${rule.probability}`].filter(Boolean).join(', ');
+    return step(`inject fault ${describeFaultRule(rule)} (${extras}) into ${this.address}`, () => api.addFault(this.id, rule), site);
+  }
+
+  /**
+   * This inbox's fault rules, oldest first, each with `hits` (deliveries it applied to) and,
+   * for a rule with `times`, `remaining`. Spent rules are listed until cleared.
+   *
+   * @example
+   * ```ts
+   * expect(await inbox.faults()).toMatchObject([{ code: 451, hits: 1, remaining: 0 }]);
+   * ```
+   */
+  async faults(): Promise<FaultRule[]> {
+    const api = this.#faultsApi('faults');
+    this.#touch();
+    return api.listFaults(this.id);
+  }
+
+  /**
+   * Removes every fault rule of this inbox: its mail is accepted normally again at once.
+   *
+   * @example
+   * ```ts
+   * await inbox.clearFaults();
+   * ```
+   */
+  async clearFaults(): Promise<void> {
+    const site = callSite();
+    const api = this.#faultsApi('clearFaults');
+    this.#touch();
+    return step(`clear fault rules of ${this.address}`, () => api.clearFaults(this.id), site);
+  }
+
+  #faultsApi(method: string): FaultRulesApi {
+    const api = this.#host.faults;
+    if (!api) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `inbox.${method}() needs the worker's hub to reach the service's fault rules API, and this inbox's host has none`);
+    return api;
+  }
+
+  /**
+   * The inbox's rules that acted on a delivery, for a timed-out wait's message: best effort
+   * and bounded, so it never turns the timeout into another error.
+   */
+  async #faultsThatActed(): Promise<WaitTimeoutDetails['faults']> {
+    const api = this.#host.faults;
+    if (!api) return undefined;
+    try {
+      const rules = await api.listFaults(this.id, { timeout: FAULT_LISTING_TIMEOUT, signal: AbortSignal.timeout(FAULT_LISTING_TIMEOUT) });
+      return rules
+        .filter((r) => r.hits > 0)
+        .map((r) => ({ id: r.id, rule: describeFaultRule(r), effect: faultEffect(r), hits: r.hits, ...(r.times === undefined ? {} : { times: r.times }) }));
+    } catch (error) {
+      debug('%s: listing fault rules for the timeout error failed: %s', this.address, error instanceof Error ? error.message.split('\n')[0] : String(error));
+      return undefined;
+    }
+  }
+
   /** @internal Used by the matchers. */
   get [INBOX_INTERNALS]() {
     return {
@@ -517,11 +643,13 @@ export class Inbox {
     if (lastError) details.lastError = lastError;
     if (result.listIncomplete) details.listIncomplete = result.listIncomplete;
     if (site) details.site = site.where;
-    // What the service turned away meanwhile: often the real cause ("sent to alice@exmaple.com").
-    const refused = await this.#host.refusals(new Date(since ?? this.createdAt.getTime()));
+    // What the service turned away meanwhile: often the real cause ("sent to alice@exmaple.com"),
+    // and the inbox's own fault rules that refused, delayed or dropped its mail.
+    const [refused, faults] = await Promise.all([this.#host.refusals(new Date(since ?? this.createdAt.getTime())), this.#faultsThatActed()]);
     if (refused && refused.length > 0) {
       details.refused = refused.map((r) => ({ address: r.address, reason: r.reason, reply: r.reply, from: r.from, at: new Date(r.at) }));
     }
+    if (faults && faults.length > 0) details.faults = faults;
     const error = new MailwrightTimeoutError(details);
     // Point the stack at the spec line that waited, as Playwright's own errors do.
     if (site) error.stack = `${error.name}: ${error.message}\n    ${site.frame}`;

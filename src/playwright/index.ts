@@ -49,6 +49,8 @@ export {
   Inbox,
   DEFAULT_NO_MESSAGE_WITHIN,
   type CodeWaitOptions,
+  type FaultRuleInput,
+  type FaultRulesApi,
   type LinkWaitOptions,
   type MessagesOptions,
   type NoMessageOptions,
