@@ -1,6 +1,7 @@
 // Owns what `mailwright serve` tells a person once it listens: where the API, its docs, SMTP
 // and the web UI are, the admin account, the API key (a new one shown once, with the
-// `export` line that uses it), and where the data lives.
+// `export` line that uses it), where the data lives, and which mail SMTP keeps: created
+// mailboxes only, or (`--catch-all`) mail to any address at the served domains.
 import { resolve } from 'node:path';
 
 export interface BannerFacts {
@@ -17,6 +18,18 @@ export interface BannerFacts {
   key: { created: string } | { configuredBy: string } | null;
   /** A one-time link that signs the admin in to set a password (the admin has none yet). */
   signInUrl?: string | null;
+  /**
+   * Which mail SMTP keeps: with `--catch-all`, the domains where any address gets a mailbox and
+   * the account that owns them (`StartedServer.catchAll`); null: created mailboxes only. Left
+   * out, the banner says nothing of it.
+   */
+  catchAll?: { domains: readonly string[]; owner: string } | null;
+}
+
+/** The line saying which mail SMTP keeps. */
+export function mailMode(catchAll: { domains: readonly string[]; owner: string } | null): string {
+  if (!catchAll) return 'Only created mailboxes accept mail (start with --catch-all to keep mail to any address)';
+  return `Catch-all: mail to any address @${catchAll.domains.join(', @')} is kept (owner ${catchAll.owner})`;
 }
 
 /** The URL with its password replaced by `***`. */
@@ -49,6 +62,7 @@ export function banner(f: BannerFacts): string {
   out += row('Web UI', `${f.httpUrl}/`);
   out += row('Admin', f.adminEmail);
   out += row('Data', dataLocation(f.data, f.databaseUrl));
+  if (f.catchAll !== undefined) out += row('Mail', mailMode(f.catchAll));
   if (f.signInUrl) out += row('Sign in', `${f.signInUrl}  (the admin's one-time link, 15 min: sets a password)`);
   if (f.key && 'created' in f.key) {
     out += `Created the admin account; its API key is shown only now:\n${f.key.created}\n`;

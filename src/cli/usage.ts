@@ -10,6 +10,8 @@ export interface Flag {
   short?: string;
   /** Placeholder of the value in help, e.g. `E` for `--email E`. */
   arg?: string;
+  /** A number flag: what its value must be, for the message about a value like `-5`. */
+  numeric?: 'positive' | 'whole';
   help: string;
 }
 
@@ -34,6 +36,50 @@ export const STORE_FLAGS: Flags = {
 };
 
 export const HELP_FLAG: Flags = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
+
+/** The running service the HTTP commands talk to (they open no store). */
+export const SERVICE_FLAGS: Flags = {
+  url: { type: 'string', arg: 'URL', help: "the service's address (default: the one `serve` records, else http://127.0.0.1:8025)   MAILWRIGHT_URL" },
+  'api-key': { type: 'string', arg: 'KEY', help: 'an API key of the account (mw_…)   MAILWRIGHT_API_KEY' },
+};
+
+/** What a number flag's value must be, in words: `a positive whole number`. */
+export function numericRule(kind: NonNullable<Flag['numeric']>): string {
+  return kind === 'positive' ? 'a positive whole number' : 'a whole number (0 or more)';
+}
+
+/**
+ * Edit distance (optimal string alignment): the fewest single-character insertions, deletions,
+ * substitutions and swaps of two neighbours that turn `a` into `b` (`emial` is 1 from `email`).
+ */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
+ * The candidate `typed` most likely meant, for a "did you mean": the nearest by edit distance
+ * when it is close (at most a third of the word, one edit for short words), else the only one
+ * that `typed` begins; undefined when none is near enough or two are equally near.
+ */
+export function nearest(typed: string, candidates: Iterable<string>): string | undefined {
+  const word = typed.toLowerCase();
+  const unique = [...new Set(candidates)];
+  const scored = unique.map((candidate) => ({ candidate, distance: editDistance(word, candidate.toLowerCase()) })).sort((a, b) => a.distance - b.distance);
+  const [best, second] = scored;
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  if (best && best.distance > 0 && best.distance <= limit && (!second || second.distance > best.distance)) return best.candidate;
+  const prefixed = word.length >= 2 ? unique.filter((candidate) => candidate.toLowerCase().startsWith(word)) : [];
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
 
 /** `parseArgs` options for these flags. */
 export function parseOptions(flags: Flags): NonNullable<ParseArgsConfig['options']> {
@@ -64,13 +110,14 @@ export function groupUsage(group: string, specs: readonly CommandSpec[]): string
 
 const EXIT_CODES = `Exit codes:
   0  success
-  1  failure while running: the store, a port in use, no such account or key, …
-  2  usage error: unknown command or option, missing or invalid argument
+  1  failure while running: the store, a port in use, no such account or key, the service not reachable or refusing the key, …
+  2  usage error: unknown command or option (the nearest is suggested), missing or invalid argument
 `;
 
 /** `mailwright --help`. */
 export function mainUsage(specs: readonly CommandSpec[]): string {
   const commands = specs.map((s) => `  ${s.name.padEnd(18)} ${s.summary}`).join('\n');
+  const using = (flags: Flags) => specs.filter((s) => Object.keys(flags).every((name) => name in s.flags)).map((s) => s.name);
   return `mailwright ${VERSION} — disposable mailboxes for end-to-end tests
 
 Usage: mailwright COMMAND [options]
@@ -80,8 +127,11 @@ ${commands}
 
 Run \`mailwright COMMAND --help\` for a command's options, e.g. \`mailwright keys create --help\`.
 
-Store (every command):
+Store (serve, and the commands that administer it directly: accounts, keys, mailboxes list, quota):
 ${flagLines(STORE_FLAGS)}
+
+Service (${using(SERVICE_FLAGS).join(', ')}: they talk to a running service over HTTP):
+${flagLines(SERVICE_FLAGS)}
 
 ${EXIT_CODES}`;
 }

@@ -1,10 +1,21 @@
 // Owns finding where in the user's spec a mailwright call was made: the first stack frame
 // outside this package, Playwright and Node, as `file.ts:12` and as a Location for steps.
-import { basename } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder holding this package's compiled (or source) modules: frames inside it are ours. */
-const OWN_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The folders of this package's own modules: frames inside them are ours. This file lives in
+ * `dist/playwright/` (built) or `src/playwright/` (run from source); the package's other folder
+ * counts too, since a built package's source maps (`--enable-source-maps`, Playwright's stack
+ * traces) report its frames at `<package>/src/…`: outside node_modules for a linked package.
+ */
+const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OWN_ROOTS = [join(PACKAGE_ROOT, 'dist', sep), join(PACKAGE_ROOT, 'src', sep)];
+
+/** Whether a stack frame's file is this package's own (built, or its source through a source map). */
+export function isOwnFile(file: string): boolean {
+  return OWN_ROOTS.some((root) => file.startsWith(root)) || file.includes('/node_modules/') || file.includes('\\node_modules\\');
+}
 
 /** Where a call was made in the user's code. */
 export interface CallSite {
@@ -29,7 +40,7 @@ export function callSite(): CallSite | undefined {
     const m = FRAME.exec(frame);
     if (!m?.[1]) continue;
     const file = m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
-    if (file.startsWith(OWN_ROOT) || file.includes('/node_modules/') || file.includes('\\node_modules\\')) continue;
+    if (isOwnFile(file)) continue;
     const line = Number(m[2]);
     const column = Number(m[3]);
     return { where: `${basename(file)}:${line}`, location: { file, line, column }, frame };

@@ -81,6 +81,8 @@ export interface WaitTimeoutDetails {
   listIncomplete?: string;
   /** Where the spec called the wait: `signup.spec.ts:12`. */
   site?: string;
+  /** The mailbox's page in the service's web UI, when the inbox outlives a failed test. */
+  webUI?: string;
   /**
    * Recipients the service's SMTP refused in the wait's window, oldest first, as far as the
    * key may see them (an admin key: all; others: their own expired mailboxes).
@@ -196,6 +198,7 @@ export function formatTimeoutMessage(d: WaitTimeoutDetails): string {
   if (d.listIncomplete) lines.push(`(The list is what this worker saw; listing the mailbox failed: ${d.listIncomplete}.)`);
   if (d.lastError) lines.push(`Last delivery error: ${d.lastError}.`);
   lines.push(`Hint: ${hint(d, matched.length)}`);
+  if (d.webUI) lines.push(`See it in the web UI: ${d.webUI}`);
   return lines.join('\n');
 }
 

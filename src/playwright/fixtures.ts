@@ -137,9 +137,11 @@ export function defineMailFixtures(
           const forgotten = [...scope.pending].map(({ call, site }) => ({ call, ...(site ? { where: site.where, frame: site.frame } : {}) }));
           await attachReceived(testInfo, scope, _mailwrightRenderer);
           if (forgotten.length > 0 && testInfo.status === testInfo.expectedStatus && testInfo.status === 'passed') {
+            scope.failedInTeardown = true;
             throw new MailwrightNotAwaitedError(forgotten);
           }
         } finally {
+          // Ends the test's inboxes, or keeps those of a failed test (the `keep` option).
           await endTestScope(scope);
         }
       },

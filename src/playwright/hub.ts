@@ -9,7 +9,7 @@ import { describeError, FIXTURE_ERROR_CODES, formatClock, formatDuration, Mailwr
 import { Inbox, type InboxHost, type InboxSubscription, type SubscriptionHandlers } from './inbox.js';
 import type { MailMessage } from './message.js';
 import { detach, endWaits, Mailboxes, type ArrivalPath, type MailboxState, type Subscriber } from './mailboxes.js';
-import { currentTestScope } from './test-scope.js';
+import { currentTestScope, testFailed, type TestScope } from './test-scope.js';
 import { explainRefusedKey } from './refused-key.js';
 import type { ResolvedMailOptions } from './options.js';
 import { Poller } from './poller.js';
@@ -119,6 +119,8 @@ export class MailHub implements AsyncDisposable {
       },
       defaultTimeout: options.timeout,
       attach: options.attach,
+      // Only when a failed test's inbox outlives it: with keep 'never' the page is gone once the error is read.
+      ...(options.keep === 'never' ? {} : { webUI: (mailboxId: string) => mailboxPageURL(options.baseURL, mailboxId) }),
       clock,
     };
   }
@@ -176,9 +178,32 @@ export class MailHub implements AsyncDisposable {
     debug('inbox %s (%s) created, delivery %s', mailbox.email, mailbox.id, this.#delivery);
     const inbox = new Inbox(this.#host, mailbox, createdAt);
     // An inbox made during a test ends with it (after its report attachments), so a long
-    // suite never piles up live mailboxes against the account's limit.
-    currentTestScope()?.cleanups.push(() => this.release(inbox));
+    // suite never piles up live mailboxes against the account's limit; unless the `keep`
+    // option keeps it, e.g. that of a failed test, for a look at its mail in the web UI.
+    const scope = currentTestScope();
+    scope?.cleanups.push(() => this.#endOfTest(inbox, scope));
     return inbox;
+  }
+
+  /** The test that made `inbox` ended: release it, or keep it live on the service as `keep` says. */
+  async #endOfTest(inbox: Inbox, scope: TestScope): Promise<void> {
+    const keep = this.options.keep === 'always' || (this.options.keep === 'on-failure' && testFailed(scope));
+    if (!keep) return this.release(inbox);
+    this.#forget(inbox.id);
+    debug('inbox %s kept live until %s (keep: %s)', inbox.address, inbox.expiresAt.toISOString(), this.options.keep);
+    scope.testInfo.annotations.push({
+      type: 'mailwright inbox kept',
+      description: `${inbox.address} is live until ${formatClock(inbox.expiresAt)}: ${mailboxPageURL(this.options.baseURL, inbox.id)}`,
+    });
+  }
+
+  /** Drops what this worker knows of a mailbox (its pending waits never settle); undefined when it knew none. */
+  #forget(mailboxId: string): MailboxState | undefined {
+    const pending = this.#mailboxes.get(mailboxId)?.subscribers.size ?? 0;
+    if (pending > 0) debug('%d wait(s) on %s were still pending when the test ended (a missing await?)', pending, mailboxId);
+    const state = this.#mailboxes.remove(mailboxId);
+    if (state) this.#updatePollSet();
+    return state;
   }
 
   /**
@@ -189,16 +214,14 @@ export class MailHub implements AsyncDisposable {
    * `MW_ERR_MAILBOX_GONE`.
    *
    * Done for you: inboxes created during a test (the `inbox` fixture, `mail.createInbox()`
-   * in a test or `beforeEach`) end when that test ends, after its report attachments;
-   * inboxes created outside a test (a worker fixture, `beforeAll`) end when the hub closes.
+   * in a test or `beforeEach`) end when that test ends, after its report attachments, unless
+   * the `keep` option keeps them (by default those of a failed test); inboxes created outside
+   * a test (a worker fixture, `beforeAll`) end when the hub closes (kept with `keep: 'always'`).
    * Never throws: a mailbox the service no longer has is already ended.
    */
   async release(inbox: Inbox): Promise<void> {
-    const pending = this.#mailboxes.get(inbox.id)?.subscribers.size ?? 0;
-    if (pending > 0) debug('%d wait(s) on %s were still pending when the test ended (a missing await?)', pending, inbox.address);
-    const state = this.#mailboxes.remove(inbox.id);
+    const state = this.#forget(inbox.id);
     if (!state) return;
-    this.#updatePollSet();
     await this.#expire([state.mailbox]);
   }
 
@@ -240,7 +263,7 @@ export class MailHub implements AsyncDisposable {
     // Waits still pending now belong to tests that ended without awaiting them.
     const left = this.#mailboxes.clear();
     await this.#poller.close().catch((error: unknown) => errors.push(error));
-    await this.#expire(left.map((state) => state.mailbox));
+    if (this.options.keep !== 'always') await this.#expire(left.map((state) => state.mailbox));
     await this.#link?.close();
     await this.client.close().catch((error: unknown) => errors.push(error));
     if (errors.length > 0) debug('errors while closing: %O', errors);
@@ -406,4 +429,9 @@ export class MailHub implements AsyncDisposable {
       throw error;
     }
   }
+}
+
+/** The web UI's page of a mailbox: `http://127.0.0.1:8025/mailboxes/mbx_…`. */
+export function mailboxPageURL(baseURL: string, mailboxId: string): string {
+  return `${baseURL.replace(/\/+$/, '')}/mailboxes/${encodeURIComponent(mailboxId)}`;
 }

@@ -145,6 +145,8 @@ export interface InboxHost {
   readonly defaultTimeout: number;
   /** The `attach` option. */
   readonly attach: AttachPolicy;
+  /** The web UI's page of a mailbox, for a timed-out wait's error; absent when the inbox will not outlive its test. */
+  readonly webUI?: (mailboxId: string) => string;
   /** Where wait timeouts run (the hub's clock). */
   readonly clock: Clock;
 }
@@ -611,7 +613,10 @@ export class Inbox {
         await step(receivedTitle(target, result.message, result.value, Date.now() - startedAt.getTime()), async () => {}, site, testing && inTest());
         return result;
       }
-      throw await this.#timeoutError(target, result, valid, timeout, since, startedAt, hints, site);
+      const error = await this.#timeoutError(target, result, valid, timeout, since, startedAt, hints, site);
+      // The report's step says where to read the mail afterwards, as the error does.
+      if (error.details.webUI) await step(`see ${this.address} in the web UI: ${error.details.webUI}`, async () => {}, site, testing && inTest());
+      throw error;
     }, site, testing);
   }
 
@@ -643,6 +648,8 @@ export class Inbox {
     if (lastError) details.lastError = lastError;
     if (result.listIncomplete) details.listIncomplete = result.listIncomplete;
     if (site) details.site = site.where;
+    const webUI = this.#host.webUI?.(this.id);
+    if (webUI) details.webUI = webUI;
     // What the service turned away meanwhile: often the real cause ("sent to alice@exmaple.com"),
     // and the inbox's own fault rules that refused, delayed or dropped its mail.
     const [refused, faults] = await Promise.all([this.#host.refusals(new Date(since ?? this.createdAt.getTime())), this.#faultsThatActed()]);

@@ -59,7 +59,7 @@ export {
 export { MailMessage, type MessageLink } from './message.js';
 export type { OpenOptions } from './mail-view.js';
 export { describeMatch, matchesMessage, type MatchInput, type MessageMatch, type TextMatcher } from './match.js';
-export { DEFAULT_OPTIONS, resolveMailOptions, type AttachPolicy, type DeliveryMode, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
+export { DEFAULT_OPTIONS, resolveMailOptions, type AttachPolicy, type DeliveryMode, type KeepPolicy, type MailwrightOptions, type ResolvedMailOptions } from './options.js';
 export {
   FIXTURE_ERROR_CODES,
   MailwrightFixtureError,

@@ -8,6 +8,9 @@ export type DeliveryMode = 'auto' | 'webhook' | 'poll';
 /** When received messages are attached to the test report. */
 export type AttachPolicy = 'always' | 'on-failure' | 'never';
 
+/** When a test's inboxes outlive it (stay live on the service until their own expiry). */
+export type KeepPolicy = 'on-failure' | 'always' | 'never';
+
 /**
  * Options of the mailwright fixtures, set with `test.use({ mailwright: { … } })` (a
  * worker-scoped option: changing it starts a new worker) or passed to
@@ -36,8 +39,9 @@ export interface MailwrightOptions {
   domain?: string;
   /**
    * Lifetime of each mailbox in ms (60 000 up to the account role's maximum): the most a
-   * test's inbox can live. Inboxes end anyway when the test that made them ends, so this
-   * only bounds what a crashed or killed run leaves behind.
+   * test's inbox can live. Inboxes end when the test that made them ends (see `keep`), so
+   * this bounds how long a failed test's mail stays to look at, and what a crashed or
+   * killed run leaves behind.
    * @default 600_000 (10 minutes: longer than any sensible test with its retries)
    */
   expiryTime?: number;
@@ -89,6 +93,16 @@ export interface MailwrightOptions {
    * @default 'on-failure'
    */
   attach?: AttachPolicy;
+  /**
+   * Whether a test's inboxes stay live after it: `on-failure` keeps those of a test that
+   * failed (its status is not the expected one) until their own expiry (`expiryTime`), so
+   * its mail can be read in the web UI (a timed-out wait's error links to the mailbox
+   * page); `always` keeps every inbox, also those the worker made outside a test; `never`
+   * ends every inbox with its test. A kept inbox counts against the account's live-mailbox
+   * limit until it expires.
+   * @default 'on-failure'
+   */
+  keep?: KeepPolicy;
 }
 
 /** {@link MailwrightOptions} with defaults applied and validated. */
@@ -106,6 +120,7 @@ export interface ResolvedMailOptions {
   fallbackAfter: number;
   timeout: number;
   attach: AttachPolicy;
+  keep: KeepPolicy;
 }
 
 /** Default option values (besides those read from the environment). */
@@ -117,11 +132,12 @@ export const DEFAULT_OPTIONS = {
   fallbackAfter: 2_500,
   timeout: 30_000,
   attach: 'on-failure',
+  keep: 'on-failure',
 } as const satisfies Partial<ResolvedMailOptions>;
 
 const KNOWN_KEYS = new Set<string>([
   'baseURL', 'apiKey', 'domain', 'expiryTime', 'delivery', 'receiverHost', 'receiverURL',
-  'longPollTimeout', 'fallbackAfter', 'timeout', 'attach',
+  'longPollTimeout', 'fallbackAfter', 'timeout', 'attach', 'keep',
 ]);
 
 /** Options that existed before 0.2, with what to write instead. */
@@ -244,5 +260,6 @@ export function resolveMailOptions(
     fallbackAfter: positiveNumber('fallbackAfter', merged.fallbackAfter, DEFAULT_OPTIONS.fallbackAfter),
     timeout: positiveNumber('timeout', merged.timeout, DEFAULT_OPTIONS.timeout),
     attach: oneOf('attach', merged.attach, ['always', 'on-failure', 'never'] as const, DEFAULT_OPTIONS.attach),
+    keep: oneOf('keep', merged.keep, ['on-failure', 'always', 'never'] as const, DEFAULT_OPTIONS.keep),
   };
 }

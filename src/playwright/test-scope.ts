@@ -18,6 +18,8 @@ export interface TestScope {
   readonly cleanups: Array<() => Promise<void>>;
   /** Waits and matchers started in this test that have not settled yet. */
   readonly pending: Set<PendingCall>;
+  /** Set when the fixture's own teardown failed the test (e.g. a missing `await`), which testInfo.status does not show yet. */
+  failedInTeardown?: boolean;
 }
 
 /** A wait or matcher that has been called and has not settled. */
@@ -45,6 +47,14 @@ export function beginTestScope(testInfo: TestInfo): TestScope {
 export async function endTestScope(scope: TestScope): Promise<void> {
   if (current === scope) current = undefined;
   await Promise.all(scope.cleanups.splice(0).map((cleanup) => cleanup()));
+}
+
+/**
+ * Whether the test failed: its status is not the one it was expected to have (a `test.fail()`
+ * test that fails did not), or the fixture's teardown failed it.
+ */
+export function testFailed(scope: TestScope): boolean {
+  return scope.failedInTeardown === true || scope.testInfo.status !== scope.testInfo.expectedStatus;
 }
 
 /** The test running now in this worker, if any. */

@@ -2,6 +2,7 @@
 // into a validated ResolvedConfig.
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { isLoopbackHost } from './delivery/ssrf.js';
 
 /** The HTTP port when none is given. */
 export const DEFAULT_HTTP_PORT = 8025;
@@ -57,6 +58,17 @@ export interface ServerOptions {
   trustProxy?: boolean | string | string[];
   /** Most SMTP connections served at once; one more is answered `421` and closed. @default 100 */
   smtpMaxClients?: number;
+  /**
+   * Catch-all for local development: mail to any address at a served domain creates its mailbox
+   * on the first delivery (default expiry), owned by {@link catchAllOwner}. Off by default (a
+   * test service accepts created mailboxes only); refused on a public host unless
+   * {@link allowCatchAllPublic}. @default false
+   */
+  catchAll?: boolean;
+  /** The account that owns mailboxes the catch-all creates. @default the admin account `--api-key` ensures */
+  catchAllOwner?: string;
+  /** Allow the catch-all although the server listens on a public host. @default false */
+  allowCatchAllPublic?: boolean;
 }
 
 /** A bad option value, named with the option, the rule and the fix. */
@@ -117,6 +129,27 @@ export function parseDuration(text: string): number {
   return Math.round(Number(match[1]) * factor);
 }
 
+/**
+ * The catch-all settings, checked: an owner only with the catch-all, and the catch-all only on a
+ * loopback host unless allowed (on a public one anyone who reaches the SMTP port could fill the store).
+ */
+function catchAllOf(options: ServerOptions, host: string, domains: string[]): Pick<ResolvedConfig, 'catchAll' | 'catchAllOwner' | 'allowCatchAllPublic'> {
+  const catchAll = options.catchAll ?? false;
+  const allowCatchAllPublic = options.allowCatchAllPublic ?? false;
+  const owner = options.catchAllOwner?.trim().toLowerCase() || null;
+  if (owner !== null) {
+    if (!catchAll) throw new ConfigError(`--catch-all-owner ${owner} has no effect without --catch-all; add --catch-all, or leave --catch-all-owner out`);
+    if (!/^[^@\s]+@[^@\s]+$/.test(owner)) throw new ConfigError(`--catch-all-owner "${owner}" is not an email address; name the account that should own catch-all mailboxes, e.g. --catch-all-owner dev@example.test`);
+  }
+  if (catchAll && !allowCatchAllPublic && !isLoopbackHost(host)) {
+    throw new ConfigError(
+      `--catch-all on host ${host} is refused: the catch-all keeps mail to any address @${domains.join(', @')}, so on a public host anyone who reaches the SMTP port could fill the store. ` +
+        'Listen on a loopback host (--host 127.0.0.1), or pass --allow-catch-all-public if only you can reach this network',
+    );
+  }
+  return { catchAll, catchAllOwner: owner, allowCatchAllPublic };
+}
+
 export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
   const roles: Record<string, RoleLimits> = {};
   for (const [name, limits] of Object.entries(DEFAULT_ROLES)) roles[name] = { ...limits };
@@ -134,8 +167,10 @@ export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
   }
   const schedule = options.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE;
   if (schedule.some((d) => !Number.isFinite(d) || d < 0)) throw new ConfigError('webhook retry schedule entries must be non-negative durations');
+  const host = options.host ?? '127.0.0.1';
+  const catchAll = catchAllOf(options, host, domains);
   return {
-    host: options.host ?? '127.0.0.1',
+    host,
     httpPort: port('--http-port', options.httpPort, DEFAULT_HTTP_PORT),
     smtpPort: port('--smtp-port', options.smtpPort, DEFAULT_SMTP_PORT),
     data: options.data ?? join('.mailwright', 'mailwright.db'),
@@ -153,5 +188,6 @@ export function resolveConfig(options: ServerOptions = {}): ResolvedConfig {
     greetingDelayMs: nonNegative('greetingDelayMs', options.greetingDelayMs, 0),
     trustProxy: trustProxy(options.trustProxy),
     smtpMaxClients: wholePositive('--smtp-max-clients', options.smtpMaxClients, 100),
+    ...catchAll,
   };
 }

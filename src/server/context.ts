@@ -54,6 +54,12 @@ export interface ResolvedConfig {
   trustProxy: boolean | string[];
   /** Most SMTP connections served at once. */
   smtpMaxClients: number;
+  /** Mail to any address at a served domain creates its mailbox (local development). */
+  catchAll: boolean;
+  /** The email of the account that owns catch-all mailboxes; null: the admin account. */
+  catchAllOwner: string | null;
+  /** The catch-all may run on a public host. */
+  allowCatchAllPublic: boolean;
 }
 
 export interface ServiceContext {

@@ -1,16 +1,19 @@
 // Owns starting and stopping the whole service in-process: logger, store (the admin account and
 // key made once; other instances' commits watched), HTTP API, SMTP, webhook dispatcher and
-// sweeper. A failure half way undoes what started and rethrows the first error.
+// sweeper. With `--catch-all`, resolves the account that owns the mailboxes it creates (a
+// ConfigError when there is none). A failure half way undoes what started and rethrows the first error.
+import { join } from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { resolveConfig, type ServerOptions } from './config.js';
-import { systemClock, type Clock, type ServiceContext } from './context.js';
+import { ConfigError, resolveConfig, type ServerOptions } from './config.js';
+import { systemClock, type Clock, type ResolvedConfig, type ServiceContext } from './context.js';
 import { ServiceBus } from './events.js';
 import { buildApi } from './api/app.js';
 import { ADMIN_EMAIL, bootstrapAdmin, createSignInToken, ensureAdminKey, signInLink } from './auth/accounts.js';
 import { WebhookDispatcher } from './delivery/dispatcher.js';
-import { startSmtp } from './smtp/smtp.js';
+import { startSmtp, type CatchAllOwner } from './smtp/smtp.js';
 import { Sweeper } from './sweeper/sweeper.js';
 import { openStore } from './store/open.js';
+import type { Store } from './store/store.js';
 
 /** A running service. `close()` is idempotent; `await using` works too. */
 export interface StartedServer extends AsyncDisposable {
@@ -31,6 +34,11 @@ export interface StartedServer extends AsyncDisposable {
    * that signs the admin in and asks for one. Null once a password is set.
    */
   signInUrl: string | null;
+  /**
+   * With `catchAll`: the domains where mail to any address is kept, and the email of the
+   * account that owns the mailboxes it creates. Null when only created mailboxes accept mail.
+   */
+  catchAll: { domains: string[]; owner: string } | null;
   /** Stops accepting, finishes in-flight SMTP transactions and HTTP requests (bounded), flushes the store. */
   close(): Promise<void>;
 }
@@ -42,6 +50,24 @@ export interface StartServerInternals {
   logger?: Logger;
   /** Where the default logger writes its JSON lines instead of stdout (the CLI's human format). */
   logDestination?: DestinationStream;
+}
+
+/** The store flag a suggested command repeats ('' for the default store). */
+function storeArgs(config: ResolvedConfig): string {
+  if (config.databaseUrl) return ' --database-url URL';
+  if (config.data === join('.mailwright', 'mailwright.db')) return '';
+  return ` --data ${/^[\w@%+=:,./-]+$/.test(config.data) ? config.data : JSON.stringify(config.data)}`;
+}
+
+/** The account that owns catch-all mailboxes: `--catch-all-owner`, else the admin account; a ConfigError when it does not exist. */
+async function catchAllOwnerOf(store: Store, config: ResolvedConfig): Promise<CatchAllOwner> {
+  const email = config.catchAllOwner ?? ADMIN_EMAIL;
+  const account = await store.getAccountByEmail(email);
+  if (account) return { accountId: account.id, email: account.email };
+  const wayOut = !config.databaseUrl && config.data === ':memory:'
+    ? `a store in memory starts with the admin account alone: leave --catch-all-owner out to use ${ADMIN_EMAIL}, or start with a --data file where the account exists`
+    : `create it first (mailwright accounts create --email ${email}${storeArgs(config)}), or leave --catch-all-owner out to use the admin account ${ADMIN_EMAIL}`;
+  throw new ConfigError(`--catch-all-owner ${email}: no account has this email, so it cannot own the mailboxes --catch-all creates; ${wayOut}`);
 }
 
 function urlHost(host: string): string {
@@ -84,6 +110,7 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
       }
       return bootstrapAdmin(store, clock.now());
     });
+    const catchAllOwner = config.catchAll ? await catchAllOwnerOf(store, config) : null;
     // On a shared store, mail committed through another instance wakes this one's waiters too.
     const stopWatching = store.watchCommits?.({
       onMessage: (message, owesDeliveries) => ctx.bus.emit('message.stored', message, [], owesDeliveries),
@@ -103,7 +130,7 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
     undo.push(async () => void ctx.bus.emit('shutdown'));
     const httpPort = api.server.address() && typeof api.server.address() === 'object' ? (api.server.address() as { port: number }).port : config.httpPort;
 
-    const smtp = await startSmtp(ctx);
+    const smtp = await startSmtp(ctx, catchAllOwner);
     undo.push(() => smtp.close());
 
     const host = urlHost(config.host);
@@ -113,6 +140,7 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closeAll());
     log.info({ http: `http://${host}:${httpPort}`, smtp: `smtp://${host}:${smtp.port}`, store: config.databaseUrl ? 'postgres' : config.data }, 'mailwright listening');
+    if (catchAllOwner) log.info({ domains: config.domains, owner: catchAllOwner.email }, 'catch-all on: mail to any address at a served domain creates its mailbox');
     return {
       httpUrl,
       signInUrl,
@@ -121,6 +149,7 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
       smtpPort: smtp.port,
       host: config.host,
       apiKey,
+      catchAll: catchAllOwner ? { domains: [...config.domains], owner: catchAllOwner.email } : null,
       close,
       [Symbol.asyncDispose]: close,
     };

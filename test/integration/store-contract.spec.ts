@@ -165,6 +165,83 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('search: finds subject, sender, recipients and words of the source, in any case, literally, in the account\'s live mailboxes only', async () => {
+      const a = await account();
+      const b = await account('other@example.com');
+      const box = (accountId: string, address: string, expiresAt = NOW + HOUR) => stores[0]!.createMailbox({ accountId, address, webhookId: null, createdAt: NOW, expiresAt }, NOW);
+      const [inbox, spare, ending, theirs] = [await box(a.id, 'in@mailwright.test'), await box(a.id, 'spare@mailwright.test'), await box(a.id, 'ending@mailwright.test', NOW + 10), await box(b.id, 'theirs@mailwright.test')];
+      const send = (mailboxId: string, message: NewMessage, at = NOW) => insert(stores[0]!, [{ mailboxId, webhookIds: [] }], message, at);
+      const source = (headers: string, body: string) => Buffer.from(`${headers}\r\n\r\n${body}`);
+      await send(inbox.id, {
+        from: { address: 'signup@shop.example', name: 'Shop Team' }, to: [{ address: 'qa@mailwright.test', name: '' }], cc: [], subject: 'Welcome aboard',
+        raw: source('From: Shop Team <signup@shop.example>\r\nTo: qa@mailwright.test\r\nSubject: Welcome aboard', 'Your spring sale code is 482913.\r\n'),
+      });
+      await send(inbox.id, {
+        from: { address: 'billing@corp.example', name: '' }, to: [{ address: 'finance@mailwright.test', name: '' }], cc: [{ address: 'audit@corp.example', name: 'Audit' }],
+        subject: 'Grüße and your receipt',
+        raw: source('From: billing@corp.example\r\nTo: finance@mailwright.test\r\nCc: Audit <audit@corp.example>\r\nSubject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe?= and your receipt\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable',
+          'Caf=C3=A9 total 42 =E2=82=AC, reference Zebra-77, paid in full by a card ending =\r\nin 4242.\r\n'),
+      });
+      await send(spare.id, {
+        from: { address: 'deals@shop.example', name: '' }, to: [{ address: 'spare@mailwright.test', name: '' }], cc: [], subject: 'Save 100% today',
+        // Bytes that are not UTF-8 and a zero byte do not stop a search of the source.
+        raw: Buffer.concat([source('From: deals@shop.example\r\nSubject: Save 100% today', 'Binary '), Buffer.from([0xff, 0xfe, 0, 0xc3]), Buffer.from(' then code SPRING_SALE and a \\ backslash\r\n')]),
+      });
+      await send(ending.id, { ...mail('Welcome to the ending box'), raw: source('Subject: Welcome to the ending box', 'gone soon') });
+      await send(theirs.id, { ...mail('Welcome aboard'), raw: source('Subject: Welcome aboard', 'Your spring sale code is 999999.') });
+
+      const subjects = async (query: string | undefined, more: { mailboxId?: string; now?: number; accountId?: string } = {}) =>
+        (await other().searchMessages({ accountId: a.id, query, limit: 10, now: NOW + 20, ...more })).map((m) => m.subject);
+      // Without a query: everything in the live mailboxes, newest first; the expired mailbox's mail only while it lived.
+      expect(await subjects(undefined)).toEqual(['Save 100% today', 'Grüße and your receipt', 'Welcome aboard']);
+      expect(await subjects('', { now: NOW + 5 })).toEqual(['Welcome to the ending box', 'Save 100% today', 'Grüße and your receipt', 'Welcome aboard']);
+      expect(await subjects('welcome')).toEqual(['Welcome aboard']); // not another account's, not the expired mailbox's
+      expect(await subjects('WELCOME', { now: NOW + 5 })).toEqual(['Welcome to the ending box', 'Welcome aboard']);
+      expect(await subjects('welcome', { accountId: b.id })).toEqual(['Welcome aboard']);
+      expect(await subjects('999999')).toEqual([]);
+      expect(await subjects('Shop Team')).toEqual(['Welcome aboard']); // the sender's name
+      expect(await subjects('SHOP.example')).toEqual(['Save 100% today', 'Welcome aboard']); // senders
+      expect(await subjects('finance@mailwright')).toEqual(['Grüße and your receipt']); // a recipient
+      expect(await subjects('audit@corp')).toEqual(['Grüße and your receipt']); // cc
+      expect(await subjects('grüße')).toEqual(['Grüße and your receipt']); // the subject as decoded
+      expect(await subjects('482913')).toEqual(['Welcome aboard']); // a 7bit body
+      expect(await subjects('zebra-77')).toEqual(['Grüße and your receipt']); // a quoted-printable body
+      expect(await subjects('then code spring_sale')).toEqual(['Save 100% today']); // after bytes not UTF-8 and a zero byte
+      expect(await subjects('  a \\ backslash ')).toEqual(['Save 100% today']);
+      // % and _ are taken literally.
+      expect(await subjects('100%')).toEqual(['Save 100% today']);
+      expect(await subjects('%')).toEqual(['Save 100% today']);
+      expect(await subjects('1_0')).toEqual([]);
+      expect(await subjects('g_s')).toEqual(['Save 100% today']); // not "spring sale"
+      expect(await subjects('spring sale')).toEqual(['Welcome aboard']);
+      // Within one mailbox.
+      expect(await subjects(undefined, { mailboxId: spare.id })).toEqual(['Save 100% today']);
+      expect(await subjects('shop.example', { mailboxId: inbox.id })).toEqual(['Welcome aboard']);
+      expect(await subjects(undefined, { mailboxId: theirs.id })).toEqual([]); // another account's mailbox
+      expect(await subjects(undefined, { mailboxId: ending.id })).toEqual([]); // expired
+      // Bodies, read from the source, when asked.
+      const [found] = await stores[0]!.searchMessages({ accountId: a.id, query: 'zebra', limit: 10, includeBody: true, now: NOW });
+      expect(found).toMatchObject({ mailbox: 'in@mailwright.test', mailboxId: inbox.id, body: { text: expect.stringContaining('Café total 42 €, reference Zebra-77') } });
+    });
+
+    test('search pages newest first by seq, with and without a query', async () => {
+      const a = await account();
+      const mb = await stores[0]!.createMailbox({ accountId: a.id, address: 'pages@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + HOUR }, NOW);
+      for (let i = 1; i <= 7; i++) await insert(stores[i % stores.length]!, [{ mailboxId: mb.id, webhookIds: [] }], mail(i % 2 ? `odd ${i}` : `even ${i}`), NOW + i);
+      const pages = async (query?: string) => {
+        const all: string[][] = [];
+        for (let beforeSeq: number | undefined; ;) {
+          const page = await other().searchMessages({ accountId: a.id, query, beforeSeq, limit: 2, now: NOW + 10 });
+          if (page.length === 0) return all;
+          all.push(page.map((m) => m.subject));
+          beforeSeq = page.at(-1)!.seq;
+        }
+      };
+      expect(await pages()).toEqual([['odd 7', 'even 6'], ['odd 5', 'even 4'], ['odd 3', 'even 2'], ['odd 1']]);
+      expect(await pages('ODD')).toEqual([['odd 7', 'odd 5'], ['odd 3', 'odd 1']]);
+      expect((await stores[0]!.listMailboxMessages(mb.id, { limit: 3 })).map((m) => m.subject)).toEqual(['odd 7', 'even 6', 'odd 5']);
+    });
+
     test('a seq is never given twice: a message stored after the newest were deleted comes after every one before', async () => {
       const a = await account();
       const old = await stores[0]!.createMailbox({ accountId: a.id, address: 'gone@mailwright.test', webhookId: null, createdAt: NOW, expiresAt: NOW + 10 }, NOW);

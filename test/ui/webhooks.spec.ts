@@ -46,6 +46,7 @@ test('a webhook made in the UI shows its secret once, takes a test event and log
 
   await page.goto(service.httpUrl + '/webhooks');
   await page.getByRole('row').filter({ hasText: url }).getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete webhook' }).click(); // on the confirmation page
   await expect(page.getByText('Deleted the webhook')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: url })).toHaveCount(0);
   const api = await service.api('GET', '/api/config/webhooks', { key: null, headers: {} });

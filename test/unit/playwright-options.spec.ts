@@ -23,6 +23,7 @@ test.describe('resolveMailOptions', () => {
       fallbackAfter: 2_500,
       timeout: 30_000,
       attach: 'on-failure',
+      keep: 'on-failure',
     });
   });
 

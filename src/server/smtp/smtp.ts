@@ -5,10 +5,16 @@
 // `message.stored` once per copy; long-polls and the webhook dispatcher listen. It bounds
 // abuse as postfix does by default: a cap on clients served at once (421), on RCPTs per
 // message (452 4.5.3) and on refused recipients per connection (421 4.7.0, then closed).
+// With the catch-all (local development, `--catch-all`), a recipient at a served domain that
+// has no mailbox gets one on this first delivery, owned by the catch-all owner within its role's
+// limits (452 4.2.2 at its live-mailbox limit); an expired mailbox keeps its 550.
 import type { AddressInfo } from 'node:net';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { PromptSMTPServer, withEnhancedCode } from './prompt-greeting.js';
 import type { Logger } from 'pino';
+import { EXPIRY_OPTIONS } from '../../protocol/index.js';
+import { createMailboxFor } from '../actions.js';
+import { ApiError } from '../api/problem.js';
 import type { ServiceContext } from '../context.js';
 import { planCopies } from '../delivery/routing.js';
 import { describeFault, faultToApply } from '../faults.js';
@@ -36,6 +42,25 @@ const RECORDED_REFUSALS_PER_SESSION = 5;
 /** An SMTP reply error: smtp-server sends `responseCode` and the message (with `enhancedCode` in place of its default one). */
 function smtpError(responseCode: number, message: string, enhancedCode?: Parameters<typeof withEnhancedCode>[0]): Error & { responseCode: number } {
   return Object.assign(new Error(enhancedCode ? withEnhancedCode(enhancedCode, message) : message), { responseCode });
+}
+
+/**
+ * How long a mailbox the catch-all creates lives: the API's standard first choice (an hour, what
+ * the web UI's form picks), or the owner's role maximum when that is shorter.
+ */
+const CATCH_ALL_EXPIRY_MS = EXPIRY_OPTIONS[0];
+
+/** Who owns the mailboxes the catch-all creates (resolved at start: start.ts). */
+export interface CatchAllOwner {
+  accountId: string;
+  email: string;
+}
+
+/** The catch-all could not make a mailbox of this address: refused like an unknown one, with this text. */
+class CatchAllRefused extends Error {
+  constructor(readonly reply: string) {
+    super(reply);
+  }
 }
 
 /** A fault rule acted instead of the normal answer: its reply, or none (the connection was closed). */
@@ -95,9 +120,55 @@ function readStream(stream: SMTPServerDataStream, limit: number): Promise<{ raw:
   });
 }
 
-export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
+/**
+ * Starts the SMTP listener. `catchAllOwner`: with `--catch-all`, the account that owns the
+ * mailboxes it creates; null (the default) accepts mail for existing mailboxes only.
+ */
+export async function startSmtp(ctx: ServiceContext, catchAllOwner: CatchAllOwner | null = null): Promise<StartedSmtp> {
   const { store, clock, bus, config } = ctx;
   const log: Logger = ctx.log.child({ subsystem: 'smtp' });
+
+  /**
+   * The catch-all's mailbox for `address` (a served domain's, which had none): created for the
+   * owner with its role's limits, or, when another delivery created it at the same moment, that
+   * one. Refuses an address no mailbox can have (CatchAllRefused), answers 452 4.2.2 at the
+   * owner's live-mailbox limit and 451 when the owner is gone.
+   */
+  async function catchAllMailbox(owner: CatchAllOwner, address: string, recipient: string): Promise<RecipientMailbox | null> {
+    const account = await store.getAccount(owner.accountId);
+    if (!account) {
+      throw smtpError(451, `<${recipient}>: the catch-all owner ${owner.email} no longer exists; restart the service with --catch-all-owner naming an existing account`, '4.3.0');
+    }
+    const limits = config.roles[account.role] ?? config.roles.civilian!;
+    const at = address.lastIndexOf('@');
+    try {
+      const created = await createMailboxFor(ctx, account, limits, {
+        name: address.slice(0, at),
+        domain: address.slice(at + 1),
+        expiryTime: Math.min(CATCH_ALL_EXPIRY_MS, limits.maxExpiryTime),
+      });
+      log.info({ address: created.address, mailboxId: created.id, owner: account.email, expiresAt: new Date(created.expiresAt).toISOString() }, 'catch-all created a mailbox');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // Another delivery to the same new address created it first: it is there to look up.
+      if (error.code === 'address_taken') return store.findMailboxByAddress(address, clock.now());
+      if (error.code === 'mailbox_limit') {
+        log.warn({ address, owner: account.email, limit: limits.maxMailboxes }, 'catch-all owner at its live-mailbox limit');
+        throw smtpError(
+          452,
+          `<${recipient}>: the catch-all owner ${account.email} has reached its limit of ${limits.maxMailboxes} live mailboxes (role ${account.role}); ` +
+            'expire mailboxes it is done with (POST /api/emails/{id}/expire), move the account to a role with a higher limit, or start with another --catch-all-owner',
+          '4.2.2',
+        );
+      }
+      if (error.field === 'name') {
+        throw new CatchAllRefused(`<${recipient}>: no such mailbox, and the catch-all cannot create one: a mailbox name is 1-64 of a-z 0-9 . _ -, starting and ending with a letter or digit; send to such an address`);
+      }
+      log.warn({ address, owner: account.email, err: error }, 'catch-all could not create a mailbox');
+      throw smtpError(451, `<${recipient}>: the catch-all could not create this mailbox (${error.detail})`, '4.3.0');
+    }
+    return store.findMailboxByAddress(address, clock.now());
+  }
 
   /**
    * What a fault rule does before SMTP answers for `subject` (a recipient, or a transaction's
@@ -173,7 +244,10 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
       if (!config.domains.includes(domain)) {
         return refuse('unserved_domain', `<${recipient}>: this service does not serve the domain ${domain} (it serves ${config.domains.join(', ')}); check the address the mail was sent to`);
       }
-      store.findMailboxByAddress(target, clock.now()).then((mailbox) => {
+      // With the catch-all, an address with no mailbox (none yet, or expired and swept) gets one now.
+      const lookup = store.findMailboxByAddress(target, clock.now())
+        .then((found) => (found || !catchAllOwner ? found : catchAllMailbox(catchAllOwner, target, recipient)));
+      lookup.then((mailbox) => {
         if (!mailbox) return refuse('unknown_mailbox', `<${recipient}>: no such mailbox here; create it first with POST /api/emails/generate`);
         if (mailbox.expiresAt <= clock.now()) {
           return refuse('expired_mailbox', `<${recipient}>: this mailbox expired at ${new Date(mailbox.expiresAt).toISOString()}; create a new one, or a longer expiryTime`, mailbox.accountId);
@@ -187,6 +261,8 @@ export async function startSmtp(ctx: ServiceContext): Promise<StartedSmtp> {
         return faultToApply(ctx, mailbox.faults, 'rcpt').then((fault) => (fault ? act(fault, session, recipient).then(accept) : accept()));
       }).catch((error: unknown) => {
         if (error instanceof FaultActed) return error.reply ? callback(error.reply) : undefined;
+        if (error instanceof CatchAllRefused) return refuse('unknown_mailbox', error.reply);
+        if (typeof (error as { responseCode?: unknown }).responseCode === 'number') return callback(error as Error);
         log.error({ err: error }, 'recipient lookup failed');
         callback(smtpError(451, 'temporary failure looking up the recipient; try again'));
       });

@@ -239,6 +239,9 @@ export class PgDb {
   }
 }
 
+/** `text` as `encode(…, 'escape')` spells its UTF-8 bytes: a zero or high byte as `\ooo`, a backslash doubled. */
+const escapeBytes = (text: string) => [...Buffer.from(text)].map((b) => (b === 92 ? '\\\\' : b > 0 && b < 128 ? String.fromCharCode(b) : `\\${b.toString(8).padStart(3, '0')}`)).join('');
+
 /** The SQL executor of the store's shared aggregates on `db` (see sql.ts): `?` becomes `$n` once per statement. */
 export function pgSql(db: PgDb): Sql {
   const texts = new Map<string, string>();
@@ -254,7 +257,7 @@ export function pgSql(db: PgDb): Sql {
     return step.kind === 'get' ? rows[0] : rows;
   };
   return {
-    dialect: { forUpdate: ' FOR UPDATE', insertionOrder: 'ord' },
+    dialect: { forUpdate: ' FOR UPDATE', insertionOrder: 'ord', search: { position: 'strpos', rawText: (column) => `encode(${column}, 'escape')`, spell: escapeBytes } },
     get: (sql, ...params) => run({ kind: 'get', sql, params }, db.pool) as Promise<Row | undefined>,
     all: (sql, ...params) => run({ kind: 'all', sql, params }, db.pool) as Promise<Row[]>,
     run: (sql, ...params) => run({ kind: 'run', sql, params }, db.pool) as Promise<number>,

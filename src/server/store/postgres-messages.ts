@@ -8,12 +8,8 @@
 import { newId } from '../ids.js';
 import { MailboxCounts } from './mailbox-counts.js';
 import { HORIZON_SQL, type PgDb, type Statement } from './postgres-db.js';
-import { withBody } from '../mime/parse.js';
-import { bytes, messageFromRow, num, RAW_COLUMNS, str, SUMMARY_COLUMNS, type Row } from './rows.js';
+import { bytes, messageFromRow, messageWithBodyFromRow, num, RAW_COLUMNS, str, SUMMARY_COLUMNS, type Row } from './rows.js';
 import type { CommitWatcher, CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, StoreBackend, StoredMessage } from './store.js';
-
-/** A row with its message's body, read from the stored source. */
-const messageWithBodyFromRow = (row: Row) => withBody(messageFromRow(row), bytes(row.raw));
 
 /** Most copies one transaction holds: a copy's place in its transaction is below 2^16. */
 const COPIES_MAX = 0xffff;
@@ -42,7 +38,7 @@ interface Job {
   reject(error: unknown): void;
 }
 
-export type PgMessages = Pick<StoreBackend, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
+export type PgMessages = Pick<StoreBackend, 'insertMessage' | 'listMessages' | 'maxSeq' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
   /** Reports the other instances' commits, each once it is below the horizon. */
   watch(watcher: CommitWatcher): () => Promise<void>;
   close(): void;
@@ -228,14 +224,6 @@ export function pgMessages(db: PgDb): PgMessages {
     async maxSeq() {
       // The highest position below the horizon: nothing can still turn up at or below it.
       return num((await db.row(`SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE seq < ${HORIZON_SQL}`))?.seq ?? 0);
-    },
-
-    async listMailboxMessages(mailboxId, input) {
-      const rows = await db.rows(
-        `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE mailbox_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-        [mailboxId, input.beforeSeq ?? Number.MAX_SAFE_INTEGER, input.limit],
-      );
-      return rows.map(messageFromRow);
     },
 
     async countMailboxMessages(mailboxId) {

@@ -1,6 +1,6 @@
 // Owns the Postgres backend of the Store, for a fleet of instances on one database: opening it
 // (migrations under an advisory lock), the aggregates both backends share (accounts.ts,
-// sessions.ts, mailboxes.ts, webhooks.ts, refusals.ts) on its SQL executor, and what is the
+// sessions.ts, mailboxes.ts, search.ts, webhooks.ts, refusals.ts) on its SQL executor, and what is the
 // fleet's own: the ingest path (postgres-messages.ts: no fleet-wide lock, commits announced
 // with LISTEN/NOTIFY), cached recipient look-ups (postgres-recipients.ts), deliveries leased with
 // SKIP LOCKED, and the start-up lock.
@@ -11,6 +11,7 @@ import { masked, PgDb, pgSql } from './postgres-db.js';
 import { pgMessages } from './postgres-messages.js';
 import { pgRecipients } from './postgres-recipients.js';
 import { refusals } from './refusals.js';
+import { search } from './search.js';
 import { deliveryFromRow, optNum } from './rows.js';
 import { sessions } from './sessions.js';
 import { joinParts, type CommitWatcher, type Store, type StoreBackend } from './store.js';
@@ -67,5 +68,5 @@ export async function openPostgresStore(url: string): Promise<Store> {
       await db.close();
     },
   };
-  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), messages, webhooks(sql), refusals(sql), faults(sql), recipients);
+  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), search(sql), messages, webhooks(sql), refusals(sql), faults(sql), recipients);
 }

@@ -1,6 +1,7 @@
 // Owns turning database rows into store records, for both backends: column names are the
 // same in SQLite and Postgres, and every value is normalised here (Postgres BIGINT arrives as
 // a string, SQLite booleans as 0/1).
+import { withBody } from '../mime/parse.js';
 import type { AccountRecord, ApiKeyRecord, AttemptRecord, DeliveryRecord, FaultRecord, MailboxRecord, RecipientMailbox, RefusalRecord, Scope, StoredMessage, WebhookRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
@@ -54,6 +55,9 @@ export function messageFromRow(r: Row): StoredMessage {
 export function bytes(value: unknown): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(value as Uint8Array);
 }
+
+/** A row of {@link RAW_COLUMNS} as its message with the body, read from the source. */
+export const messageWithBodyFromRow = (r: Row) => withBody(messageFromRow(r), bytes(r.raw));
 
 export function webhookFromRow(r: Row): WebhookRecord {
   return {

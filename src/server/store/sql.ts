@@ -14,6 +14,8 @@ export interface Dialect {
   readonly forUpdate: string;
   /** The column that orders a table's rows by insertion, where ids do not (`rowid`; `ord` in PostgreSQL). */
   readonly insertionOrder: string;
+  /** Finding text: where a string starts in another (from 1; 0: nowhere), a bytes column as text whatever the bytes (PostgreSQL: `encode(…, 'escape')`), and a string as that text spells it. */
+  readonly search: { position: 'instr' | 'strpos'; rawText(column: string): string; spell(text: string): string };
 }
 
 /** One statement a transaction body yields, run by the backend. */

@@ -136,7 +136,7 @@ export function sqliteSql(db: SqliteDb): Sql {
     return step.kind === 'get' ? db.get(step.sql, ...bind(step.params)) : db.all(step.sql, ...bind(step.params));
   };
   return {
-    dialect: { forUpdate: '', insertionOrder: 'rowid' },
+    dialect: { forUpdate: '', insertionOrder: 'rowid', search: { position: 'instr', rawText: (column) => `CAST(${column} AS TEXT)`, spell: (text) => text } },
     get: async (sql, ...params) => db.get(sql, ...bind(params)),
     all: async (sql, ...params) => db.all(sql, ...bind(params)),
     run: async (sql, ...params) => db.run(sql, ...bind(params)).changes,

@@ -2,10 +2,9 @@
 // handed over in one turn of the event loop shares one transaction and one log sync (a message
 // of several rows in a savepoint of its own); its caller hears of the commit at once and is
 // answered once the sync has ended; the next group does not wait for it (wal-sync.ts).
-import { withBody } from '../mime/parse.js';
 import { newId, randomToken } from '../ids.js';
 import { COUNT_AFTER_SQLITE, MailboxCounts } from './mailbox-counts.js';
-import { bytes, messageFromRow, num, RAW_COLUMNS, SUMMARY_COLUMNS, type Row } from './rows.js';
+import { bytes, messageFromRow, messageWithBodyFromRow, num, RAW_COLUMNS, SUMMARY_COLUMNS, type Row } from './rows.js';
 import type { SqliteDb } from './sqlite-db.js';
 import type { CopyPlan, DeliveryRecord, InsertedCopy, Millis, NewMessage, OnCommitted, StoreBackend, StoredMessage } from './store.js';
 
@@ -176,7 +175,7 @@ class GroupCommit {
 }
 
 /** The message half of the Store on `db`, and the figures of its commits. */
-export type SqliteMessages = Pick<StoreBackend, 'insertMessage' | 'listMessages' | 'maxSeq' | 'listMailboxMessages' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
+export type SqliteMessages = Pick<StoreBackend, 'insertMessage' | 'listMessages' | 'maxSeq' | 'countMailboxMessages' | 'getMessage' | 'getRawMessage'> & {
   /** Transactions and messages committed so far (test and benchmark figures). */
   readonly commits: { readonly transactions: number; readonly messages: number };
   /** Resolves once every message handed over so far is settled (the store's close waits for it). */
@@ -192,7 +191,6 @@ export function sqliteMessages(db: SqliteDb): SqliteMessages {
     `SELECT ${columns} FROM messages WHERE seq = COALESCE(?, (SELECT seq FROM message_ids WHERE id = ?)) AND id = ? AND mailbox_id = ? AND account_id = ?`,
     seqOfMessageId(messageId), messageId, messageId, mailboxId, accountId,
   );
-  const withBodyFromRow = (row: Row) => withBody(messageFromRow(row), bytes(row.raw));
   return {
     commits: group,
     settled: () => group.settled(),
@@ -217,19 +215,11 @@ export function sqliteMessages(db: SqliteDb): SqliteMessages {
          WHERE m.account_id = ? AND m.seq > ? AND b.expires_at > ?${filter} ORDER BY m.seq LIMIT ?`,
         ...params,
       );
-      return input.includeBody ? Promise.all(rows.map(withBodyFromRow)) : rows.map(messageFromRow);
+      return input.includeBody ? Promise.all(rows.map(messageWithBodyFromRow)) : rows.map(messageFromRow);
     },
 
     async maxSeq() {
       return num(db.get(LAST_SEQ)?.seq ?? 0);
-    },
-
-    async listMailboxMessages(mailboxId, input) {
-      const rows = db.all(
-        `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE mailbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-        mailboxId, input.beforeSeq ?? Number.MAX_SAFE_INTEGER, input.limit,
-      );
-      return rows.map(messageFromRow);
     },
 
     countMailboxMessages(mailboxId) {
@@ -238,7 +228,7 @@ export function sqliteMessages(db: SqliteDb): SqliteMessages {
 
     async getMessage(accountId, mailboxId, messageId) {
       const row = byId(RAW_COLUMNS, accountId, mailboxId, messageId);
-      return row ? withBodyFromRow(row) : null;
+      return row ? messageWithBodyFromRow(row) : null;
     },
 
     async getRawMessage(accountId, mailboxId, messageId) {

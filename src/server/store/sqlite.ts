@@ -1,12 +1,13 @@
 // Owns the embedded SQLite backend of the Store (better-sqlite3 in WAL mode), one process
 // owning one file: the aggregates both backends share (accounts.ts, sessions.ts, mailboxes.ts,
-// webhooks.ts, refusals.ts) on its SQL executor, and what is SQLite's own: committing arriving
+// search.ts, webhooks.ts, refusals.ts) on its SQL executor, and what is SQLite's own: committing arriving
 // mail in groups on the event loop (sqlite-messages.ts), the SMTP recipient look-up, claiming
 // due deliveries, and taking turns at start-up.
 import { accounts } from './accounts.js';
 import { ACTIVE_FAULTS, FAULT_VALUES, faultOrder, faults } from './faults.js';
 import { mailboxes } from './mailboxes.js';
 import { refusals } from './refusals.js';
+import { search } from './search.js';
 import { deliveryFromRow, recipientFromRow } from './rows.js';
 import { sessions } from './sessions.js';
 import { SqliteDb, sqliteSql } from './sqlite-db.js';
@@ -62,5 +63,5 @@ export function openSqliteStore(file: string): SqliteStore {
     // Waits for the messages under way (each one resolved is stored), then closes the file.
     close: () => db.close(settled),
   };
-  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), messages, webhooks(sql), refusals(sql), faults(sql));
+  return joinParts(own, accounts(sql), sessions(sql), mailboxes(sql, messages.countMailboxMessages), search(sql), messages, webhooks(sql), refusals(sql), faults(sql));
 }

@@ -6,6 +6,7 @@ import type { Accounts } from './accounts.js';
 import type { Faults } from './faults.js';
 import type { Mailboxes } from './mailboxes.js';
 import type { Refusals } from './refusals.js';
+import type { Search } from './search.js';
 import type { Sessions } from './sessions.js';
 import type { Webhooks } from './webhooks.js';
 
@@ -241,8 +242,6 @@ export interface StoreBackend {
   listMessages(input: { accountId: string; mailboxIds?: string[]; afterSeq: number; limit: number; includeBody: boolean; now: Millis }): Promise<StoredMessage[]>;
   /** The highest seq ever assigned (0 when none). */
   maxSeq(): Promise<number>;
-  /** A mailbox's messages newest first, those with seq < beforeSeq when given. */
-  listMailboxMessages(mailboxId: string, input: { beforeSeq?: number; limit: number }): Promise<StoredMessage[]>;
   countMailboxMessages(mailboxId: string): Promise<number>;
   /** One message with its body, only if its mailbox is `mailboxId` and it belongs to the account. */
   getMessage(accountId: string, mailboxId: string, messageId: string): Promise<StoredMessage | null>;
@@ -271,7 +270,7 @@ export interface StoreBackend {
 }
 
 /** The storage contract: what each backend does its own way, and the aggregates written once for both. */
-export type Store = StoreBackend & Accounts & Sessions & Mailboxes & Webhooks & Faults & Refusals;
+export type Store = StoreBackend & Accounts & Sessions & Mailboxes & Search & Webhooks & Faults & Refusals;
 
 type Joined<P extends object[]> = P extends [infer H, ...infer R extends object[]] ? H & Joined<R> : unknown;
 

@@ -20,9 +20,11 @@ import type { AccountRecord } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { fmt } from './format.js';
 import { adminPages } from './routes/admin.js';
+import { allMailPages } from './routes/all-mail.js';
 import { mailboxPages } from './routes/mailboxes.js';
 import { messagePages } from './routes/messages.js';
 import { profilePages } from './routes/profile.js';
+import { refusedPages } from './routes/refused.js';
 import { signInPages } from './routes/sign-in.js';
 import { webhookPages } from './routes/webhooks.js';
 import { SESSION_TTL_MS, StoreSessionStore } from './session-store.js';
@@ -170,6 +172,8 @@ export async function webPlugin(app: FastifyInstance, { ctx }: { ctx: ServiceCon
   await app.register(profilePages, { ctx });
   await app.register(mailboxPages, { ctx });
   await app.register(messagePages, { ctx });
+  await app.register(allMailPages, { ctx });
+  await app.register(refusedPages, { ctx });
   await app.register(webhookPages, { ctx });
   await app.register(adminPages, { ctx });
 }

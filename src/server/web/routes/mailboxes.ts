@@ -1,20 +1,19 @@
 // Owns the mailbox pages: the account's live mailboxes, creating one, a mailbox's messages
-// newest first and its fault rules (shown, and cleared), and their live arrival as server-sent
-// events fed by the "message stored" event while the session that opened them lasts.
+// newest first (searched when asked) and its fault rules (shown, and cleared), and their live
+// arrival as server-sent events fed by the "message stored" event while the session that
+// opened them lasts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EXPIRY_OPTIONS } from '../../../protocol/index.js';
 import { createMailboxFor } from '../../actions.js';
 import { ApiError } from '../../api/problem.js';
-import { decodeCursor, encodeCursor } from '../../api/cursor.js';
 import { hashSecret } from '../../auth/secrets.js';
 import type { ServiceContext } from '../../context.js';
 import { describeFault } from '../../faults.js';
 import type { FaultRecord, MailboxRecord, StoredMessage } from '../../store/store.js';
 import { formatDuration } from '../format.js';
 import { field, notFound, renderFragment, userOf } from '../plugin.js';
+import { listed, listQuery, olderLink, PAGE_SIZE } from './all-mail.js';
 
-/** Messages per mailbox page. */
-const PAGE_SIZE = 50;
 /** A comment line keeps idle event streams open through proxies. */
 const HEARTBEAT_MS = 25_000;
 /** The shortest expiry the form offers beside the API's standard ones. */
@@ -63,17 +62,16 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
 
   app.get('/mailboxes/:id', async (request, reply) => {
     const mailbox = await ownMailbox(request);
-    const before = (request.query as { before?: string }).before;
-    const beforeSeq = before ? decodeCursor(before, 'before') : undefined;
+    const { q, beforeSeq } = listQuery(request);
     const [messages, total, faults] = await Promise.all([
-      store.listMailboxMessages(mailbox.id, { beforeSeq, limit: PAGE_SIZE }), store.countMailboxMessages(mailbox.id), store.listFaults(mailbox.id),
+      store.searchMessages({ accountId: mailbox.accountId, mailboxId: mailbox.id, query: q, beforeSeq, limit: PAGE_SIZE, includeBody: true, now: clock.now() }),
+      store.countMailboxMessages(mailbox.id), store.listFaults(mailbox.id),
     ]);
-    const last = messages.at(-1);
     return reply.page('mailbox', {
-      title: mailbox.address, nav: 'mailboxes', mailbox, messages, total, faults: faults.map(faultRow),
-      nextCursor: messages.length === PAGE_SIZE && last ? encodeCursor(last.seq) : null,
-      // The stream starts where this page ends, so mail stored while the page loads is not missed.
-      streamAfter: beforeSeq === undefined ? (messages[0]?.seq ?? 0) : null,
+      title: mailbox.address, nav: 'mailboxes', mailbox, messages: messages.map(listed), total, faults: faults.map(faultRow), q,
+      older: olderLink(`/mailboxes/${mailbox.id}`, q, messages),
+      // No live arrival into search results. The stream starts where this page ends, so mail stored while the page loads is not missed.
+      stream: !q, streamAfter: beforeSeq === undefined ? (messages[0]?.seq ?? 0) : null,
     });
   });
 
@@ -102,19 +100,22 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     res.write('retry: 2000\n\n');
     let ended = false;
     let turn = Promise.resolve();
-    /** Writes `text` ('' only looks) once the session is found still signed in; else ends the stream. */
-    const write = (text: string) => {
+    /** Writes `text` ('' only looks; a function: what it resolves) once the session is found still signed in; else ends the stream. */
+    const write = (text: string | (() => Promise<string>)) => {
       turn = turn.then(async () => {
         if (ended) return;
         const session = await store.getSession(sessionHash, clock.now());
         if (session?.accountId !== mailbox.accountId) return end();
-        if (text) res.write(text);
+        const line = typeof text === 'string' ? text : await text();
+        if (line && !ended) res.write(line);
       }).catch((error: unknown) => {
-        request.log.error({ err: error }, 'live arrival stream stopped: its session could not be checked');
+        request.log.error({ err: error }, 'live arrival stream stopped: its session could not be checked, or a row not drawn');
         end();
       });
     };
-    const send = (m: StoredMessage) => write(`id: ${m.seq}\ndata: ${JSON.stringify({ seq: m.seq, html: renderFragment('message-row', { m, mailbox }) })}\n\n`);
+    /** The row of a message with its snippet: its body as announced, else read from the store (the row goes without when it cannot be). */
+    const row = async (m: StoredMessage) => listed(m.body ? m : (await store.getMessage(mailbox.accountId, mailbox.id, m.id).catch(() => null)) ?? m);
+    const send = (m: StoredMessage) => write(async () => `id: ${m.seq}\ndata: ${JSON.stringify({ seq: m.seq, html: renderFragment('message-row', { m: await row(m), mailbox }) })}\n\n`);
     const onStored = (m: StoredMessage) => {
       if (m.mailboxId === mailbox.id && m.accountId === mailbox.accountId) send(m);
     };
@@ -140,7 +141,7 @@ export async function mailboxPages(app: FastifyInstance, { ctx }: { ctx: Service
     // down (Last-Event-ID, which is newer when both are given).
     const after = Math.max(position(request.headers['last-event-id']), position((request.query as { after?: string }).after));
     if (after >= 0) {
-      const missed = await store.listMessages({ accountId: mailbox.accountId, mailboxIds: [mailbox.id], afterSeq: after, limit: 100, includeBody: false, now: clock.now() });
+      const missed = await store.listMessages({ accountId: mailbox.accountId, mailboxIds: [mailbox.id], afterSeq: after, limit: 100, includeBody: true, now: clock.now() });
       missed.forEach(send);
     }
   });

@@ -1,7 +1,12 @@
 // Owns the message viewer: the headers, the HTML in a sandboxed frame served from its own
-// route under a strict Content-Security-Policy (mail HTML never runs in the app's origin),
-// text, headers, raw source, attachments, and what extraction finds with its reasons.
+// route under a strict Content-Security-Policy (mail HTML never runs in the app's origin; a
+// script-free copy is laid out there only to measure its height), with the images it embeds
+// (`cid:` parts of the same message) inlined as `data:` URLs, at Phone, Tablet or Desktop
+// width; text, headers, raw source, attachments (embedded parts named by their Content-ID),
+// and what extraction finds with its reasons.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import PostalMime from 'postal-mime';
+import type { Attachment } from '../../../protocol/index.js';
 import type { ServiceContext } from '../../context.js';
 import { attachmentContent } from '../../mime/parse.js';
 import type { MailboxRecord, StoredMessage } from '../../store/store.js';
@@ -18,14 +23,29 @@ const TABS = [
 /** Raw source shown on the page (the download has all of it). */
 const RAW_SHOWN = 256 * 1024;
 
+/** Preview widths of the HTML tab (app.css gives the frame 375 px, 768 px or the whole panel). */
+const WIDTHS = [
+  { id: 'phone', label: 'Phone' },
+  { id: 'tablet', label: 'Tablet' },
+  { id: 'desktop', label: 'Desktop' },
+] as const;
+
 /**
  * The mail's HTML document: sandboxed even when opened on its own (the `sandbox` directive
  * gives it an opaque origin), no script, no plug-ins, no form submission, no navigation of
- * the app, and no remote content unless the person asked for images.
+ * the app, and no remote content unless the person asked for images. Embedded (`cid:`)
+ * images arrive inlined as `data:` URLs, so nothing beyond `data:` is needed for them.
+ *
+ * The `measure` copy is what the viewer's script lays out, out of sight, to size the frame
+ * to the mail (a frame without scripts or its own origin cannot say how tall it is): the
+ * same document under the same policy, sandboxed too (no script, form, popup or navigation),
+ * but keeping its origin, so that the page can read its height. Nothing of it runs, and it
+ * loads nothing remote even when the frame shown does (a remote image without a declared
+ * size then measures short, and the frame scrolls the rest).
  */
-function mailCsp(remoteImages: boolean): string {
+function mailCsp(remoteImages: boolean, measure = false): string {
   return [
-    'sandbox allow-popups allow-popups-to-escape-sandbox',
+    measure ? 'sandbox allow-same-origin' : 'sandbox allow-popups allow-popups-to-escape-sandbox',
     "default-src 'none'",
     `img-src data:${remoteImages ? ' https: http:' : ''}`,
     "style-src 'unsafe-inline'",
@@ -45,6 +65,79 @@ function headerRows(message: StoredMessage): Array<[string, string]> {
     for (const v of Array.isArray(value) ? value : [value]) rows.push([name, v]);
   }
   return rows;
+}
+
+/** `<logo@acme>` → `logo@acme`. */
+function bareContentId(contentId: string | null | undefined): string | null {
+  const id = contentId?.trim().replace(/^<|>$/g, '').trim();
+  return id ? id : null;
+}
+
+/** What the attachments tab calls a part: its file name, else its Content-ID, else its position. */
+function partName(attachment: Attachment, index: number): string {
+  return attachment.filename || bareContentId(attachment.contentId) || `attachment-${index + 1}`;
+}
+
+/** A `cid:` URL's Content-ID (RFC 2392: URL-encoded). */
+function cidOf(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
+
+/** `cid:` references where HTML and CSS load images from: `src=`, `background=`, `poster=` and `url(…)`. */
+const CID_REFERENCE = /(\b(?:src|background|poster)\s*=\s*["']?|url\(\s*["']?)cid:([^\s"'()<>]+)/gi;
+/** Image types inlined as `data:` URLs (anything else a `cid:` names stays unresolved, and blocked). */
+const INLINE_IMAGE = /^image\/[a-z0-9][a-z0-9.+-]*$/i;
+
+/**
+ * `html` with its `cid:` image references pointing at the message's own parts, as `data:`
+ * URLs: the sandboxed document loads nothing from anywhere for them (the message is at most
+ * the service's message size limit, so the document is too). A reference to no part stays
+ * as it is, and the policy blocks it.
+ */
+async function inlineEmbeddedImages(html: string, attachments: readonly Attachment[], raw: () => Promise<Buffer>): Promise<string> {
+  if (!/cid:/i.test(html) || !attachments.some((a) => a.contentId && INLINE_IMAGE.test(a.contentType))) return html;
+  const wanted = new Set<string>();
+  for (const match of html.matchAll(CID_REFERENCE)) wanted.add(cidOf(match[2]!));
+  if (wanted.size === 0) return html;
+  const email = await PostalMime.parse(await raw());
+  const images = new Map<string, string>();
+  const lowerCase = new Map<string, string>();
+  for (const part of email.attachments) {
+    const id = bareContentId(part.contentId);
+    const type = (part.mimeType || '').toLowerCase();
+    if (!id || !INLINE_IMAGE.test(type) || images.has(id) || !(wanted.has(id) || [...wanted].some((w) => w.toLowerCase() === id.toLowerCase()))) continue;
+    const bytes = typeof part.content === 'string' ? Buffer.from(part.content) : Buffer.from(new Uint8Array(part.content));
+    const url = `data:${type};base64,${bytes.toString('base64')}`;
+    images.set(id, url);
+    if (!lowerCase.has(id.toLowerCase())) lowerCase.set(id.toLowerCase(), url);
+  }
+  return html.replace(CID_REFERENCE, (whole, before: string, cid: string) => {
+    const id = cidOf(cid);
+    const url = images.get(id) ?? lowerCase.get(id.toLowerCase());
+    return url ? before + url : whole;
+  });
+}
+
+/**
+ * The extraction's reasons as the "Why" lists show them: each once, and the HTML's own words
+ * ("alone in its block (+1)", not "shown with alone in its block (+1)"); the verdict does
+ * not repeat the chosen candidate's reasons, which its list item shows just below.
+ */
+function forDisplay<C extends { value: string; score: number; reasons: string[] }>(explanation: { answer: string | undefined; verdict: string; candidates: C[] }) {
+  const candidates = explanation.candidates.slice(0, 5).map((c) => ({
+    ...c,
+    reasons: [...new Set(c.reasons.map((r) => r.replace(/^shown with /, '')))],
+  }));
+  const best = explanation.candidates[0];
+  let verdict = explanation.verdict;
+  if (best && explanation.answer !== undefined && verdict.endsWith(`: ${best.reasons.join('; ')}`)) {
+    verdict = `${verdict.slice(0, -(best.reasons.join('; ').length + 2))} (reasons below)`;
+  }
+  return { answer: explanation.answer, verdict, candidates };
 }
 
 /** `Content-Disposition: attachment` with a safe ASCII name and the UTF-8 one. */
@@ -74,8 +167,9 @@ export async function messagePages(app: FastifyInstance, { ctx }: { ctx: Service
 
   app.get('/mailboxes/:mailboxId/messages/:messageId', async (request, reply) => {
     const { mailbox, message } = await ownMessage(request);
-    const query = request.query as { tab?: string; images?: string };
+    const query = request.query as { tab?: string; images?: string; width?: string };
     const tab = TABS.some((t) => t.id === query.tab) ? query.tab! : message.body!.html ? 'html' : 'text';
+    const width = WIDTHS.find((w) => w.id === query.width) ?? WIDTHS[2];
     const input = { subject: message.subject, text: message.body!.text, html: message.body!.html };
     // Loaded on the first message viewed: a server that never shows one does not carry the HTML parser.
     const { explainCode, explainVerificationLink } = await import('../../../extract/index.js');
@@ -84,23 +178,28 @@ export async function messagePages(app: FastifyInstance, { ctx }: { ctx: Service
       const bytes = await rawOf(request, mailbox, message);
       raw = bytes.subarray(0, RAW_SHOWN).toString('utf8') + (bytes.length > RAW_SHOWN ? `\n… (${bytes.length - RAW_SHOWN} more bytes in the download)` : '');
     }
+    const attachments = message.body!.attachments.map((a, i) => ({ ...a, name: partName(a, i), cid: bareContentId(a.contentId) }));
     return reply.page('message', {
-      title: message.subject || '(no subject)', nav: 'mailboxes', mailbox, message: { ...message, ...message.body }, tab, tabs: TABS,
+      title: message.subject || '(no subject)', nav: 'mailboxes', mailbox, message: { ...message, ...message.body, attachments }, tab, tabs: TABS,
       images: query.images === '1', base: `/mailboxes/${mailbox.id}/messages/${message.id}`, headers: headerRows(message), raw,
-      link: explainVerificationLink(input), code: explainCode(input),
+      widths: WIDTHS, width, link: forDisplay(explainVerificationLink(input)), code: forDisplay(explainCode(input)),
     });
   });
 
   app.get('/mailboxes/:mailboxId/messages/:messageId/html', async (request, reply) => {
-    const { message } = await ownMessage(request);
-    const remoteImages = (request.query as { images?: string }).images === '1';
+    const { mailbox, message } = await ownMessage(request);
+    const query = request.query as { images?: string; measure?: string };
+    const measure = query.measure === '1';
+    // The measured copy never loads remote content: a requested image is fetched once, by the frame shown.
+    const remoteImages = query.images === '1' && !measure;
+    const html = await inlineEmbeddedImages(message.body!.html ?? '', message.body!.attachments, () => rawOf(request, mailbox, message));
     return reply
-      .header('content-security-policy', mailCsp(remoteImages))
+      .header('content-security-policy', mailCsp(remoteImages, measure))
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(BASE_TARGET + (message.body!.html ?? ''));
+      .send(BASE_TARGET + html);
   });
 
   app.get('/mailboxes/:mailboxId/messages/:messageId/raw', async (request, reply) => {
@@ -116,7 +215,7 @@ export async function messagePages(app: FastifyInstance, { ctx }: { ctx: Service
     if (!file) throw notFound('attachment with this number');
     return reply
       .type(file.contentType)
-      .header('content-disposition', attachmentDisposition(file.filename ?? `attachment-${index + 1}`))
+      .header('content-disposition', attachmentDisposition(file.filename ?? bareContentId(message.body!.attachments[index]?.contentId) ?? `attachment-${index + 1}`))
       .header('content-security-policy', "sandbox; default-src 'none'")
       .header('x-content-type-options', 'nosniff')
       .send(file.content);

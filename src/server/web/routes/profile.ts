@@ -73,18 +73,25 @@ export async function profilePages(app: FastifyInstance, { ctx }: { ctx: Service
     }
   });
 
+  // From the profile's form, or from the set-password page a one-time sign-in link opens
+  // (`then=mailboxes`): that one is how a person gets in, so it goes on to the mailboxes.
   app.post('/profile/password', async (request, reply) => {
     const user = userOf(request);
     const password = field(request, 'password');
+    const signingIn = field(request, 'then') === 'mailboxes' && request.session.passwordReset === true;
     if (user.passwordHash && !request.session.passwordReset && !(await verifyPassword(field(request, 'current'), user.passwordHash))) {
       return render(request, reply.code(400), { error: 'The current password is wrong; the password was not changed.' });
     }
     const problem = passwordProblem(password);
-    if (problem) return render(request, reply.code(400), { error: `Choose another password: ${problem}.` });
+    if (problem) {
+      const error = `Choose another password: ${problem}.`;
+      if (signingIn) return reply.code(400).page('set-password', { title: 'Set your password', email: user.email, hasPassword: user.passwordHash !== null, minPassword: MIN_PASSWORD_LENGTH, error });
+      return render(request, reply.code(400), { error });
+    }
     await store.setPassword(user.id, await hashPassword(password));
     request.session.passwordReset = undefined;
     await store.deleteAccountSessions(user.id, hashSecret(request.session.sessionId));
     bus.emit('sessions.ended', user.id);
-    return reply.redirect('/profile?done=password', 303);
+    return reply.redirect(signingIn ? '/mailboxes' : '/profile?done=password', 303);
   });
 }

@@ -1,6 +1,9 @@
-// Owns signing in and out: the sign-in page at `/`, failed-attempt limits per account from an
-// address and per address (counted in the store), one-time sign-in links (first start), and
-// open sign-up when the service allows it.
+// Owns signing in and out: the sign-in page at `/` (and the site's icon, which every page's
+// browser asks for), failed-attempt limits per account from an address and per address
+// (counted in the store), one-time sign-in links (first start), and open sign-up when the
+// service allows it.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, createAccount, AdminError, MIN_PASSWORD_LENGTH, passwordProblem } from '../../auth/accounts.js';
 import { hashSecret } from '../../auth/secrets.js';
@@ -15,6 +18,9 @@ import { field, PageError } from '../plugin.js';
 const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
 const FAILURES_PER_ADDRESS = 20;
 const FAILURE_WINDOW_MS = 15 * 60_000;
+
+/** The site's icon (an SVG, which browsers take at /favicon.ico too). */
+const FAVICON = fileURLToPath(new URL('../static/favicon.svg', import.meta.url));
 
 /**
  * Where to go after signing in: a path of this site only, else the mailboxes. Printable ASCII
@@ -70,6 +76,11 @@ export async function signInPages(app: FastifyInstance, { ctx }: { ctx: ServiceC
     return reply.page('sign-in', { title: 'Sign in', openSignup: config.openSignup, next: (request.query as { next?: string }).next });
   });
 
+  // Browsers ask every site for /favicon.ico whatever its pages link; answered from the static folder.
+  const favicon = await readFile(FAVICON);
+  app.get('/favicon.ico', { config: { access: 'public' } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon));
+
   app.post('/sign-in', { config: { access: 'public' } }, async (request, reply) => {
     const email = field(request, 'email');
     await assertNotLimited(request, email);
@@ -103,7 +114,7 @@ export async function signInPages(app: FastifyInstance, { ctx }: { ctx: ServiceC
     await signIn(request, account.id);
     request.session.passwordReset = true;
     request.user = account;
-    return reply.page('set-password', { title: 'Set your password', email: account.email, minPassword: MIN_PASSWORD_LENGTH });
+    return reply.page('set-password', { title: 'Set your password', email: account.email, hasPassword: account.passwordHash !== null, minPassword: MIN_PASSWORD_LENGTH });
   });
 
   if (config.openSignup) {

@@ -1,5 +1,6 @@
 // Owns the webhook pages: the account's webhooks, creating one (its secret shown once),
-// deleting, sending a test event, and each webhook's delivery log with every attempt.
+// deleting (after a confirmation page), sending a test event (its outcome shown after a
+// redirect, so a reload does not send another), and each webhook's delivery log with every attempt.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createWebhookFor } from '../../actions.js';
 import { ApiError } from '../../api/problem.js';
@@ -10,6 +11,9 @@ import { field, notFound, userOf } from '../plugin.js';
 
 /** Deliveries shown on a webhook's page, newest first. */
 const LOG_SIZE = 100;
+
+/** The test event's type, as its delivery records it. */
+const TEST_EVENT = 'webhook.test';
 
 export async function webhookPages(app: FastifyInstance, { ctx }: { ctx: ServiceContext }): Promise<void> {
   const { store } = ctx;
@@ -26,7 +30,24 @@ export async function webhookPages(app: FastifyInstance, { ctx }: { ctx: Service
     return reply.page('webhooks', { title: 'Webhooks', nav: 'webhooks', webhooks, form: {}, created: null, test: null, ...extra });
   }
 
-  app.get('/webhooks', async (request, reply) => renderList(request, reply, { notice: (request.query as { done?: string }).done === 'deleted' ? 'Deleted the webhook and its pending deliveries.' : null }));
+  /** The outcome of the webhook's latest test event, from its delivery log (after `?tested=<id>`). */
+  async function lastTest(request: FastifyRequest, id: string | undefined) {
+    if (!id) return null;
+    const webhook = await store.getWebhook(userOf(request).id, id);
+    if (!webhook) return null;
+    const delivery = (await store.listDeliveries(webhook.id, 20)).find((d) => d.event === TEST_EVENT);
+    const attempt = delivery?.attemptLog.at(-1);
+    if (!attempt) return null;
+    return { url: webhook.url, ok: attempt.ok, statusCode: attempt.statusCode, error: attempt.error, durationMs: Math.round(attempt.durationMs) };
+  }
+
+  app.get('/webhooks', async (request, reply) => {
+    const query = request.query as { done?: string; tested?: string };
+    return renderList(request, reply, {
+      notice: query.done === 'deleted' ? 'Deleted the webhook and its pending deliveries.' : null,
+      test: await lastTest(request, query.tested),
+    });
+  });
 
   app.post('/webhooks', async (request, reply) => {
     const form = { url: field(request, 'url'), catchAll: field(request, 'catchAll') === '1' };
@@ -39,6 +60,13 @@ export async function webhookPages(app: FastifyInstance, { ctx }: { ctx: Service
     }
   });
 
+  // Deleting asks first, on a page of its own: it works without JavaScript, and a stray click deletes nothing.
+  app.get('/webhooks/:id/delete', async (request, reply) => {
+    const webhook = await ownWebhook(request);
+    const deliveries = await store.listDeliveries(webhook.id, LOG_SIZE);
+    return reply.page('webhook', { title: `Delete ${webhook.url}?`, nav: 'webhooks', webhook, deliveries, confirmDelete: true });
+  });
+
   app.post('/webhooks/:id/delete', async (request, reply) => {
     const webhook = await ownWebhook(request);
     await store.deleteWebhook(userOf(request).id, webhook.id);
@@ -47,13 +75,14 @@ export async function webhookPages(app: FastifyInstance, { ctx }: { ctx: Service
 
   app.post('/webhooks/:id/test', async (request, reply) => {
     const webhook = await ownWebhook(request);
-    const result = await sendTestEvent(ctx, webhook);
-    return renderList(request, reply, { test: { url: webhook.url, ok: result.delivered, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs } });
+    await sendTestEvent(ctx, webhook);
+    // Back to the list, which reads the outcome from the delivery log: a reload shows it again without sending again.
+    return reply.redirect(`/webhooks?tested=${encodeURIComponent(webhook.id)}`, 303);
   });
 
   app.get('/webhooks/:id', async (request, reply) => {
     const webhook = await ownWebhook(request);
     const deliveries = await store.listDeliveries(webhook.id, LOG_SIZE);
-    return reply.page('webhook', { title: webhook.url, nav: 'webhooks', webhook, deliveries });
+    return reply.page('webhook', { title: webhook.url, nav: 'webhooks', webhook, deliveries, confirmDelete: false });
   });
 }
