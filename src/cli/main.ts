@@ -704,6 +704,26 @@ const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'mcp',
+    synopsis: '',
+    summary: 'serve MCP on stdio: tools for agents to create inboxes, wait for mail, links and codes, and inject SMTP faults',
+    about: 'Talks to the running service at MAILWRIGHT_URL with MAILWRIGHT_API_KEY (both from the environment); `create_inbox` reports MAILWRIGHT_SMTP_URL as the SMTP address when set. Stdout carries the MCP protocol only.',
+    flags: { ...HELP_FLAG },
+    run: async () => {
+      const env = process.env;
+      const url = env.MAILWRIGHT_URL?.trim() || undefined;
+      const apiKey = env.MAILWRIGHT_API_KEY?.trim() || undefined;
+      if (url === undefined && apiKey === undefined) {
+        throw new UsageError('`mailwright mcp` needs a running service: set MAILWRIGHT_URL (e.g. http://127.0.0.1:8025) and MAILWRIGHT_API_KEY (an API key, mw_…) in its environment');
+      }
+      if (apiKey === undefined) throw new UsageError('`mailwright mcp` needs MAILWRIGHT_API_KEY (an API key, mw_…) besides MAILWRIGHT_URL');
+      const base = (url ?? `http://127.0.0.1:${DEFAULT_HTTP_PORT}`).replace(/\/+$/, '');
+      if (!/^https?:\/\//i.test(base)) throw new UsageError(`MAILWRIGHT_URL is "${base}", which is not an http:// or https:// URL; write e.g. http://127.0.0.1:${DEFAULT_HTTP_PORT}`);
+      const { runMcpServer } = await import('../mcp/server.js');
+      await runMcpServer({ url: base, apiKey, smtpUrl: env.MAILWRIGHT_SMTP_URL?.trim() || null });
+    },
+  },
+  {
     name: 'quota grant',
     synopsis: '--email E --calls N',
     summary: 'add a purchased top-up to this month',
