@@ -3,32 +3,13 @@
 // would find), with --url/--api-key or MAILWRIGHT_URL/MAILWRIGHT_API_KEY; one coded line naming
 // the way out when the service is not there or refuses the key; "did you mean" for a misspelt
 // command or flag; and a plain message for `--calls -5`.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runCli, type CliResult } from './helpers/cli-process.js';
-import { ADMIN_KEY, ROOT, cleanEnv, startTestService, type TestService } from './helpers/service.js';
+import { refusingPort } from '../helpers/ports.js';
+import { runCli, runCliWith } from './helpers/cli-process.js';
+import { ADMIN_KEY, startTestService, type TestService } from './helpers/service.js';
 
 /** Runs the built CLI with these MAILWRIGHT_* variables (and no others from this process). */
-async function mailwright(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
-  return { code, stdout, stderr };
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const mailwright = (args: string[], env: Record<string, string> = {}) => runCliWith(args, env);
 
 let service: TestService;
 test.beforeAll(async () => {
@@ -94,7 +75,8 @@ test('create a mailbox, send it mail, list it and show a message with its links,
 
 test('a service that is not there, a wrong key or none, an unknown message: one line naming the way out', async () => {
   test.setTimeout(60_000);
-  const port = await closedPort();
+  const refusing = await refusingPort();
+  const port = refusing.port;
   const [down, wrongKey, noKey, badUrl, missing, badExpiry] = await Promise.all([
     mailwright(['messages', 'list', '--url', `http://127.0.0.1:${port}`, '--api-key', ADMIN_KEY]),
     mailwright(['messages', 'list'], { MAILWRIGHT_URL: service.httpUrl, MAILWRIGHT_API_KEY: 'mw_not_a_key_of_this_service' }),
@@ -103,6 +85,7 @@ test('a service that is not there, a wrong key or none, an unknown message: one 
     mailwright(['messages', 'show', 'msg_nope', '--url', service.httpUrl, '--api-key', ADMIN_KEY]),
     mailwright(['mailboxes', 'create', '--expiry', '10s', '--url', service.httpUrl, '--api-key', ADMIN_KEY]),
   ]);
+  await refusing.close();
   expect(down).toMatchObject({ code: 1, stdout: '' });
   expect(down.stderr).toMatch(new RegExp(`^mailwright: MW_ERR_CONNECTION: no mailwright service answers at http://127\\.0\\.0\\.1:${port} \\(given by --url\\): .*ECONNREFUSED.*\\. Start one with \`npx mailwright serve\`, or pass --url \\(or set MAILWRIGHT_URL\\) with the address it printed\\n$`));
   expect(wrongKey).toMatchObject({ code: 1, stdout: '' });

@@ -15,8 +15,13 @@ export interface CliResult {
 }
 
 /** Runs `mailwright <args>` to its end, whatever its exit code. */
-export async function runCli(...args: string[]): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(...args: string[]): Promise<CliResult> {
+  return runCliWith(args, {});
+}
+
+/** Runs `mailwright <args>` with these MAILWRIGHT_* variables (and no others from this process), to its end. */
+export async function runCliWith(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
