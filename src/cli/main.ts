@@ -12,6 +12,7 @@ import { fromNow, iso, table, when, type Column } from './table.js';
 import { HELP_FLAG, SERVICE_FLAGS, STORE_FLAGS, commandUsage, groupUsage, mainUsage, nearest, numericRule, parseOptions, type CommandSpec, type Flag, type Flags } from './usage.js';
 import { MailwrightApiError, MailwrightClient, MailwrightError, type Message, type MessageSummary } from '../client/index.js';
 import { ADMIN_EMAIL, AdminError, createAccount, createKey, createSignInToken, grantQuota, mintRedeemCode, parseScopes, requireAccount, signInLink } from '../server/auth/accounts.js';
+import { LOCAL_API_KEY } from '../protocol/schemas.js';
 import { ConfigError, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, parseDuration, resolveConfig, type ServerOptions } from '../server/config.js';
 import { ROLE_NAMES } from '../server/context.js';
 import { openStore } from '../server/store/open.js';
@@ -61,6 +62,14 @@ const SERVE_FLAGS: Flags = {
   'catch-all-owner': { type: 'string', arg: 'E', help: "the account owning catch-all mailboxes (default: the admin)" },
   'allow-catch-all-public': { type: 'boolean', help: 'allow --catch-all although the server listens on a public host' },
   'exit-with-parent': { type: 'string', arg: 'PID', help: 'stop (as on SIGTERM) once process PID is gone, e.g. a killed test runner' },
+};
+
+/** The options of `mailwright mcp`'s own service. */
+const MCP_FLAGS: Flags = {
+  'http-port': { ...SERVE_FLAGS['http-port']!, help: 'HTTP port of its own service: API, web UI, /mcp (default 8025; 0 = any free port)' },
+  'smtp-port': { ...SERVE_FLAGS['smtp-port']!, help: 'SMTP port of its own service, where the app sends mail (default 2525; 0 = any free port)' },
+  domain: SERVE_FLAGS.domain!,
+  'log-level': { ...SERVE_FLAGS['log-level']!, help: `${LOG_LEVELS.join('|')} (default warn), written to stderr` },
 };
 
 const EMAIL: Flag = { type: 'string', arg: 'E', help: "the account's email (required)" };
@@ -250,6 +259,50 @@ async function serve(values: Values): Promise<void> {
       catchAll: server.catchAll,
     }),
   );
+}
+
+/**
+ * `mailwright mcp`: the MCP tools on stdio, against the service the environment names, or
+ * against a service of its own on 127.0.0.1 (the embedded default) when it names none.
+ */
+async function mcp(values: Values): Promise<void> {
+  const env = process.env;
+  const url = env.MAILWRIGHT_URL?.trim() || undefined;
+  const apiKey = env.MAILWRIGHT_API_KEY?.trim() || undefined;
+  const { serveStdio } = await import('../mcp/server.js');
+  if (url !== undefined || apiKey !== undefined) {
+    if (apiKey === undefined) throw new UsageError(`\`mailwright mcp\` with MAILWRIGHT_URL needs MAILWRIGHT_API_KEY (an API key of that service, mw_…); unset MAILWRIGHT_URL to start a service of its own`);
+    const base = (url ?? `http://127.0.0.1:${DEFAULT_HTTP_PORT}`).replace(/\/+$/, '');
+    if (!/^https?:\/\//i.test(base)) throw new UsageError(`MAILWRIGHT_URL is "${base}", which is not an http:// or https:// URL; write e.g. http://127.0.0.1:${DEFAULT_HTTP_PORT}`);
+    const client = new MailwrightClient({ baseURL: base, apiKey, timeout: 15_000 });
+    await serveStdio(client, { smtpUrl: env.MAILWRIGHT_SMTP_URL?.trim() || null });
+    await client.close().catch(() => {});
+    return;
+  }
+  const options: ServerOptions = { ...serveOptions(values, env), host: '127.0.0.1', apiKey: LOCAL_API_KEY, catchAll: false };
+  options.logLevel ??= 'warn';
+  if (!LOG_LEVELS.includes(options.logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`);
+  const config = resolveConfig(options);
+  const { startServer } = await import('../server/start.js');
+  const server = await startServer(options, { logDestination: prettyDestination(process.stderr, { color: false }) }).catch((error: unknown) => {
+    const busy = portInUse(error, options);
+    if (!busy) throw error;
+    throw new RunError(`${busy.message}. If it is a mailwright service, set MAILWRIGHT_URL and MAILWRIGHT_API_KEY for \`mailwright mcp\` to use it instead`);
+  });
+  const forget = recordService(serviceRecordFile(config), server.httpUrl);
+  const signIn = server.signInUrl ? `; sign in to its web UI once with ${server.signInUrl}` : '';
+  process.stderr.write(`mailwright mcp: its own service: web UI and API ${server.httpUrl}, SMTP ${server.smtpUrl}, store ${config.databaseUrl ? 'PostgreSQL' : config.data}${signIn}\n`);
+  const client = new MailwrightClient({ baseURL: server.httpUrl, apiKey: LOCAL_API_KEY, timeout: 15_000 });
+  const stopped = new AbortController();
+  const stop = () => stopped.abort();
+  process.once('SIGTERM', stop).once('SIGINT', stop);
+  try {
+    await Promise.race([serveStdio(client, { smtpUrl: server.smtpUrl, signal: stopped.signal }), new Promise((resolve) => stopped.signal.addEventListener('abort', resolve))]);
+  } finally {
+    forget();
+    await client.close().catch(() => {});
+    await server.close();
+  }
 }
 
 /** A one-line, actionable error for a port that another process holds, instead of a stack trace. */
@@ -705,23 +758,13 @@ const COMMANDS: readonly Command[] = [
   },
   {
     name: 'mcp',
-    synopsis: '',
+    synopsis: '[--http-port N] [--smtp-port N] [--domain D] [--data FILE]',
     summary: 'serve MCP on stdio: tools for agents to create inboxes, wait for mail, links and codes, and inject SMTP faults',
-    about: 'Talks to the running service at MAILWRIGHT_URL with MAILWRIGHT_API_KEY (both from the environment); `create_inbox` reports MAILWRIGHT_SMTP_URL as the SMTP address when set. Stdout carries the MCP protocol only.',
-    flags: { ...HELP_FLAG },
-    run: async () => {
-      const env = process.env;
-      const url = env.MAILWRIGHT_URL?.trim() || undefined;
-      const apiKey = env.MAILWRIGHT_API_KEY?.trim() || undefined;
-      if (url === undefined && apiKey === undefined) {
-        throw new UsageError('`mailwright mcp` needs a running service: set MAILWRIGHT_URL (e.g. http://127.0.0.1:8025) and MAILWRIGHT_API_KEY (an API key, mw_…) in its environment');
-      }
-      if (apiKey === undefined) throw new UsageError('`mailwright mcp` needs MAILWRIGHT_API_KEY (an API key, mw_…) besides MAILWRIGHT_URL');
-      const base = (url ?? `http://127.0.0.1:${DEFAULT_HTTP_PORT}`).replace(/\/+$/, '');
-      if (!/^https?:\/\//i.test(base)) throw new UsageError(`MAILWRIGHT_URL is "${base}", which is not an http:// or https:// URL; write e.g. http://127.0.0.1:${DEFAULT_HTTP_PORT}`);
-      const { runMcpServer } = await import('../mcp/server.js');
-      await runMcpServer({ url: base, apiKey, smtpUrl: env.MAILWRIGHT_SMTP_URL?.trim() || null });
-    },
+    about:
+      'With MAILWRIGHT_URL and MAILWRIGHT_API_KEY in the environment it uses that service (MAILWRIGHT_SMTP_URL, when set, is the SMTP address it reports). ' +
+      'With neither, it starts its own service on 127.0.0.1 (the options below, as for `serve`) and reports its SMTP address. Stdout carries the MCP protocol only; logs go to stderr.',
+    flags: withCommon(MCP_FLAGS),
+    run: mcp,
   },
   {
     name: 'quota grant',

@@ -1,53 +1,69 @@
-// `mailwright mcp`: an MCP server on stdio whose tools create inboxes, read mail, wait for a
-// message, link or code (by the API's long-poll), and inject SMTP faults, through the typed
-// client against a running service. Every failure of a tool is a tool result with isError.
+// The MCP tools of mailwright: create inboxes, read mail, wait for a message, link or code (by
+// the API's long-poll, so a wait resolves on arrival), and inject SMTP faults, through the typed
+// client. The same server answers on stdio (`mailwright mcp`) and, per request, at `/mcp` on the
+// service. Every failure of a tool is a tool result with isError, never a protocol error.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MailwrightApiError, MailwrightClient, MailwrightError, type FaultRuleBody, type Message, type MessageSummary } from '../client/index.js';
-import { findCode, findVerificationLink } from '../extract/index.js';
+import { MailwrightApiError, MailwrightClient, MailwrightError, type FaultRuleBody, type ListEmailsResponse, type Message, type MessageSummary } from '../client/index.js';
+import { findCode, findLinks, findVerificationLink } from '../extract/index.js';
 import { VERSION } from '../server/version.js';
 
-export interface McpOptions {
-  url: string;
-  apiKey: string;
-  /** What `create_inbox` reports as `smtp`; null when unknown. */
+/** What the tools need besides the client. */
+export interface McpToolsOptions {
+  /** Where the app under test must send mail, `smtp://host:port`; null when unknown. */
   smtpUrl: string | null;
+  /** Runs before each tool call; what it throws is that call's tool error (the quota of `/mcp`). */
+  beforeCall?: () => Promise<void>;
+  /** Ends the waits in progress when aborted (the service shutting down). */
+  signal?: AbortSignal;
 }
 
 /** Longest wait a tool accepts, seconds. */
 export const MAX_WAIT_SECONDS = 120;
 /** The API holds a long-poll at most this long, seconds. */
 const LONG_POLL_MAX = 30;
+/** Messages a timeout names by subject; the rest are counted. */
+const ARRIVED_SHOWN = 10;
 
 /** A tool failure whose text says it all. */
 class ToolError extends Error {}
 
+const inboxArg = z.string().min(1).describe('the inbox: its address (alice@mailwright.test) or its id (mbx_…)');
+
 const summaryShape = {
-  id: z.string(),
+  message_id: z.string(),
   subject: z.string(),
-  from: z.string().nullable(),
-  received_at: z.string(),
+  from: z.string().optional().describe("the sender's address (absent when the mail has none)"),
+  received_at: z.string().describe('ISO 8601'),
 };
 const Summary = z.object(summaryShape);
-type Summary = z.infer<typeof Summary>;
+type Summary = z.input<typeof Summary>;
 
 function summary(m: MessageSummary): Summary {
-  return { id: m.id, subject: m.subject, from: m.from ? m.from.address : null, received_at: m.receivedAt };
+  return { message_id: m.id, subject: m.subject, from: m.from?.address, received_at: m.receivedAt };
 }
 
 const waitShape = {
-  inbox: z.string().min(1).describe('the inbox id or address'),
-  subject: z.string().optional().describe('only a message whose subject contains this (case-insensitive)'),
-  from: z.string().optional().describe("only a message whose sender's address or name contains this (case-insensitive)"),
-  timeout_seconds: z.number().positive().max(MAX_WAIT_SECONDS).default(30).describe(`how long to wait, at most ${MAX_WAIT_SECONDS} (default 30)`),
-  after_message_id: z.string().optional().describe('only a message that arrived after this one'),
+  inbox: inboxArg,
+  subject: z.string().min(1).optional().describe('only a message whose subject contains this (any case)'),
+  from: z.string().min(1).optional().describe("only a message whose sender's address or name contains this (any case)"),
+  url_includes: z.string().min(1).optional().describe('only a message with a link whose URL contains this; for wait_for_link, the link returned contains it'),
+  digits: z.number().int().min(3).max(12).optional().describe('only a message with a one-time code of exactly this many digits'),
+  after_message_id: z.string().min(1).optional().describe('only a message that arrived after this one (the message_id of an earlier result): the first such match is returned'),
+  timeout_seconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).optional().describe(`how long to wait, 1 to ${MAX_WAIT_SECONDS} seconds (default 30)`),
 };
-type WaitArgs = { inbox: string; subject?: string; from?: string; timeout_seconds: number; after_message_id?: string };
+const WaitArgs = z.object(waitShape);
+type WaitArgs = z.infer<typeof WaitArgs>;
 
+const WAIT_HOW =
+  'Messages already in the inbox count: without after_message_id the newest match is returned at once; otherwise the wait ends on the first match to arrive ' +
+  '(begin it before or after the app sends). A timeout is an error that lists what did arrive.';
+
+/** A tool's result: the text, and the same as structured content without its empty (null) fields. */
 function ok<T extends Record<string, unknown>>(text: string, structured: T): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  return { content: [{ type: 'text', text }], structuredContent: Object.fromEntries(Object.entries(structured).filter(([, v]) => v !== null && v !== undefined)) };
 }
 
 function failure(error: unknown, inbox?: string): CallToolResult {
@@ -55,97 +71,149 @@ function failure(error: unknown, inbox?: string): CallToolResult {
   if (error instanceof ToolError) text = error.message;
   else if (error instanceof MailwrightApiError) {
     const where = inbox === undefined ? '' : ` (inbox ${inbox})`;
-    text = error.status === 404 ? `${error.code}: ${error.detail}${where}; create an inbox with create_inbox` : `${error.code}: ${error.detail}${where}`;
+    text = error.status === 404 ? `${error.code}: ${error.detail}${where}; create an inbox with create_inbox, or list an inbox's messages with list_messages` : `${error.code}: ${error.detail}${where}`;
   } else if (error instanceof MailwrightError) text = `${error.code}: ${error.message.split('\n')[0]}`;
+  else if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') text = `${(error as Error & { code: string }).code}: ${error.message}`;
   else text = error instanceof Error ? error.message : String(error);
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** Runs a tool body; any failure becomes a tool error result, never a protocol error. */
-async function guarded(inbox: string | undefined, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await body();
-  } catch (error) {
-    return failure(error, inbox);
-  }
-}
-
-function describeMatch(args: WaitArgs, extra: string[]): string {
+function describeMatch(args: WaitArgs, wants: string | null): string {
   const parts = [
     ...(args.subject !== undefined ? [`subject containing "${args.subject}"`] : []),
-    ...(args.from !== undefined ? [`from "${args.from}"`] : []),
+    ...(args.from !== undefined ? [`sender containing "${args.from}"`] : []),
+    ...(args.url_includes !== undefined ? [`a link containing "${args.url_includes}"`] : []),
+    ...(args.digits !== undefined ? [`a ${args.digits}-digit code`] : []),
+    ...(wants !== null ? [wants] : []),
     ...(args.after_message_id !== undefined ? [`after message ${args.after_message_id}`] : []),
-    ...extra,
   ];
   return parts.length === 0 ? 'any message' : `a message with ${parts.join(', ')}`;
 }
 
-function matches(m: MessageSummary, args: WaitArgs): boolean {
+function matches(m: Message, args: WaitArgs): boolean {
   if (args.subject !== undefined && !m.subject.toLowerCase().includes(args.subject.toLowerCase())) return false;
   if (args.from !== undefined) {
     const needle = args.from.toLowerCase();
     if (!m.from || !(m.from.address.toLowerCase().includes(needle) || m.from.name.toLowerCase().includes(needle))) return false;
   }
+  if (args.url_includes !== undefined && !findLinks(m).some((link) => link.url.includes(args.url_includes!))) return false;
+  if (args.digits !== undefined && findCode(m, { digits: args.digits }) === undefined) return false;
   return true;
 }
 
+function arrivedText(subjects: string[]): string {
+  if (subjects.length === 0) return 'nothing arrived';
+  const shown = subjects.slice(-ARRIVED_SHOWN).map((s) => JSON.stringify(s || '(no subject)'));
+  const more = subjects.length > ARRIVED_SHOWN ? ` (the newest ${ARRIVED_SHOWN} of ${subjects.length})` : '';
+  return `what arrived${more}: ${shown.join(', ')}`;
+}
+
 /**
- * Waits by the API's long-poll until a message of the inbox matches and `pick` finds what it
- * wants in it; the messages already there count too (after `after_message_id` when given).
+ * Waits by the API's long-poll for a message of the inbox that matches and in which `pick` finds
+ * what it wants. The messages already there count: the newest match, or the first after
+ * `after_message_id` when given; else the first match to arrive.
  */
-async function waitFor<T>(client: MailwrightClient, args: WaitArgs, pick: (m: Message) => T | undefined, extra: string[]): Promise<{ message: Message; found: T }> {
-  const deadline = Date.now() + args.timeout_seconds * 1000;
-  const arrived: string[] = [];
+async function waitFor<T>(client: MailwrightClient, args: WaitArgs, signal: AbortSignal, pick: (m: Message) => T | undefined, wants: string | null): Promise<{ message: Message; found: T }> {
+  const timeout = args.timeout_seconds ?? 30;
+  const deadline = Date.now() + timeout * 1000;
+  const seen: string[] = [];
+  const consider = (m: Message) => {
+    seen.push(m.subject);
+    if (!matches(m, args)) return undefined;
+    const found = pick(m);
+    return found === undefined ? undefined : { message: m, found };
+  };
+
+  // What is there already, oldest first, page by page.
+  const held: Message[] = [];
   let cursor: string | undefined;
-  let eligible = args.after_message_id === undefined;
-  let first = true;
   for (;;) {
-    const left = (deadline - Date.now()) / 1000;
-    const wait = first ? 0 : Math.min(LONG_POLL_MAX, Math.max(0, left));
-    const page = await client.listEmails({ mailbox: args.inbox, includeBody: true, limit: 100, ...(cursor !== undefined ? { after: cursor } : {}), ...(wait > 0 ? { wait } : {}) });
+    const page: ListEmailsResponse = await client.listEmails({ mailbox: args.inbox, includeBody: true, limit: 100, signal, ...(cursor !== undefined ? { after: cursor } : {}) });
+    cursor = page.cursor;
+    held.push(...(page.messages as Message[]));
+    if (page.messages.length < 100) break;
+  }
+  if (args.after_message_id !== undefined) {
+    const at = held.findIndex((m) => m.id === args.after_message_id);
+    if (at < 0) throw new ToolError(`inbox ${args.inbox} has no message ${args.after_message_id} (after_message_id); list its messages with list_messages`);
+    for (const m of held.slice(at + 1)) {
+      const hit = consider(m);
+      if (hit) return hit;
+    }
+  } else {
+    for (const m of [...held].reverse()) {
+      const hit = consider(m);
+      if (hit) return hit;
+    }
+    seen.reverse();
+  }
+
+  // Then what arrives, each long-poll answering as soon as a message is stored.
+  while (Date.now() < deadline) {
+    if (signal.aborted) throw new ToolError(`the wait in inbox ${args.inbox} ended: the service is shutting down`);
+    const wait = Math.min(LONG_POLL_MAX, Math.max(1, Math.ceil((deadline - Date.now()) / 1000)));
+    const page: ListEmailsResponse = await client.listEmails({ mailbox: args.inbox, includeBody: true, limit: 100, wait, signal, ...(cursor !== undefined ? { after: cursor } : {}) });
     cursor = page.cursor;
     for (const m of page.messages as Message[]) {
-      if (!eligible) {
-        if (m.id === args.after_message_id) eligible = true;
-        continue;
-      }
-      arrived.push(m.subject || '(no subject)');
-      if (!matches(m, args)) continue;
-      const found = pick(m);
-      if (found !== undefined) return { message: m, found };
+      const hit = consider(m);
+      if (hit) return hit;
     }
-    if (first && page.messages.length < 100) {
-      first = false;
-      if (!eligible) throw new ToolError(`no message ${args.after_message_id} in inbox ${args.inbox} (after_message_id); list its messages with list_messages`);
-    }
-    if (page.messages.length >= 100) continue; // more already there: read on at once
-    if (Date.now() >= deadline) break;
   }
-  const what = arrived.length === 0 ? 'nothing arrived' : `what arrived: ${arrived.map((s) => JSON.stringify(s)).join(', ')}`;
-  throw new ToolError(`timed out after ${args.timeout_seconds}s waiting in inbox ${args.inbox} for ${describeMatch(args, extra)}; ${what}`);
+  throw new ToolError(`timed out after ${timeout} s waiting in inbox ${args.inbox} for ${describeMatch(args, wants)}; ${arrivedText(seen)}`);
+}
+
+/** What the agent is told on connecting: what the tools are for and where mail must go. */
+export function instructionsFor(smtpUrl: string | null): string {
+  const where = smtpUrl
+    ? `The app under test must send its mail over SMTP to ${smtpUrl} (no TLS, no auth needed).`
+    : "The app under test must send its mail over SMTP to this service's SMTP port (not known here: set MAILWRIGHT_SMTP_URL for `mailwright mcp` to report it).";
+  return [
+    'mailwright gives you disposable email inboxes to finish sign-up, verification, password-reset, magic-link and one-time-code flows.',
+    where,
+    'Steps: create_inbox, type its address into the app, trigger the mail, then wait_for_link (open the link) or wait_for_code (type the code); ' +
+      'wait_for_message and read_message show a whole mail. A wait may begin before the mail is sent; it resolves when the mail arrives.',
+    'inject_fault makes the SMTP server refuse, delay or drop deliveries to one inbox, to test how the app retries; clear_faults ends that.',
+  ].join('\n');
 }
 
 /** The MCP server with its tools, not yet connected. */
-export function createMcpServer(client: MailwrightClient, options: McpOptions): McpServer {
-  const server = new McpServer({ name: 'mailwright', version: VERSION });
+export function createMcpServer(client: MailwrightClient, options: McpToolsOptions): McpServer {
+  const server = new McpServer({ name: 'mailwright', version: VERSION }, { instructions: instructionsFor(options.smtpUrl) });
+  const stopped = options.signal ?? new AbortController().signal;
+
+  /** Runs a tool body; any failure becomes a tool error result. */
+  async function guarded(inbox: string | undefined, signal: AbortSignal, body: (signal: AbortSignal) => Promise<CallToolResult>): Promise<CallToolResult> {
+    try {
+      await options.beforeCall?.();
+      return await body(AbortSignal.any([signal, stopped]));
+    } catch (error) {
+      return failure(error, inbox);
+    }
+  }
 
   server.registerTool(
     'create_inbox',
     {
       title: 'Create inbox',
-      description: 'Create a disposable inbox; mail sent to its address over SMTP lands in it.',
+      description: 'Create a disposable inbox. Mail sent to its address over SMTP (the smtp field) lands in it until it expires.',
       inputSchema: {
-        name: z.string().min(1).optional().describe('the local part, e.g. alice (default random)'),
-        expiry_seconds: z.number().int().min(60).optional().describe('how long it lives, seconds (default 3600, at least 60)'),
+        name: z.string().min(1).max(64).optional().describe('the part before @, e.g. alice (default: random)'),
+        expiry_minutes: z.number().int().min(1).max(43_200).optional().describe('how long the inbox lives, in minutes (default 60)'),
       },
-      outputSchema: { id: z.string(), address: z.string(), expires_at: z.string(), smtp: z.string().nullable() },
+      outputSchema: {
+        address: z.string(),
+        inbox_id: z.string(),
+        expires_at: z.string().describe('ISO 8601'),
+        smtp: z.string().optional().describe('where the app must send mail, smtp://host:port (absent when unknown)'),
+      },
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
     },
-    async ({ name, expiry_seconds }) =>
-      guarded(undefined, async () => {
-        const mailbox = await client.createMailbox({ expiryTime: (expiry_seconds ?? 3600) * 1000, ...(name !== undefined ? { name } : {}) });
-        const result = { id: mailbox.id, address: mailbox.email, expires_at: mailbox.expiresAt, smtp: options.smtpUrl };
-        return ok(`created inbox ${result.address} (id ${result.id}), expires ${result.expires_at}${result.smtp ? `; SMTP ${result.smtp}` : ''}`, result);
+    async ({ name, expiry_minutes }, extra) =>
+      guarded(undefined, extra.signal, async (signal) => {
+        const mailbox = await client.createMailbox({ expiryTime: (expiry_minutes ?? 60) * 60_000, ...(name !== undefined ? { name } : {}) }, { signal });
+        const result = { address: mailbox.email, inbox_id: mailbox.id, expires_at: mailbox.expiresAt, smtp: options.smtpUrl };
+        const where = result.smtp ? `; the app must send to it over SMTP at ${result.smtp}` : '';
+        return ok(`created inbox ${result.address} (id ${result.inbox_id}), expires ${result.expires_at}${where}`, result);
       }),
   );
 
@@ -153,17 +221,17 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'list_messages',
     {
       title: 'List messages',
-      description: 'List the messages of an inbox (newest first): id, subject, sender, time.',
-      inputSchema: { inbox: waitShape.inbox },
-      outputSchema: { inbox: z.string(), messages: z.array(Summary) },
+      description: 'List the messages of an inbox, newest first (at most 100): message_id, subject, sender, time.',
+      inputSchema: { inbox: inboxArg },
+      outputSchema: { inbox: z.string(), total: z.number().int(), messages: z.array(Summary) },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ inbox }) =>
-      guarded(inbox, async () => {
-        const page = await client.getMailbox(inbox, { limit: 100 });
+    async ({ inbox }, extra) =>
+      guarded(inbox, extra.signal, async (signal) => {
+        const page = await client.getMailbox(inbox, { limit: 100, signal });
         const messages = page.messages.map(summary);
-        const lines = messages.map((m) => `${m.received_at}  ${m.id}  ${m.from ?? '(no sender)'}  ${m.subject || '(no subject)'}`);
-        return ok(messages.length === 0 ? `no messages in ${page.mailbox.email} yet` : lines.join('\n'), { inbox: page.mailbox.email, messages });
+        const lines = messages.map((m) => `${m.received_at}  ${m.message_id}  ${m.from ?? '(no sender)'}  ${m.subject || '(no subject)'}`);
+        return ok(messages.length === 0 ? `no messages in ${page.mailbox.email} yet` : lines.join('\n'), { inbox: page.mailbox.email, total: page.total, messages });
       }),
   );
 
@@ -171,25 +239,23 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'read_message',
     {
       title: 'Read message',
-      description: 'Read one message of an inbox as text, HTML or its raw source.',
+      description: 'Read one message of an inbox: its text (default), its HTML, or its raw source (headers included).',
       inputSchema: {
-        inbox: waitShape.inbox,
-        message_id: z.string().min(1),
-        format: z.enum(['text', 'html', 'source']).default('text'),
+        inbox: inboxArg,
+        message_id: z.string().min(1).describe('from list_messages or a wait'),
+        format: z.enum(['text', 'html', 'source']).optional().describe('text (default), html or source'),
       },
       outputSchema: { ...summaryShape, format: z.enum(['text', 'html', 'source']), content: z.string() },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ inbox, message_id, format }) =>
-      guarded(inbox, async () => {
-        const mailbox = (await client.getMailbox(inbox, { limit: 1 })).mailbox;
-        const message = await client.getMessage(mailbox.id, message_id);
+    async ({ inbox, message_id, format = 'text' }, extra) =>
+      guarded(inbox, extra.signal, async (signal) => {
+        const message = await client.getMessage(inbox, message_id, { signal });
         let content: string;
-        if (format === 'source') content = (await client.getRawMessage(mailbox.id, message_id)) as string;
-        else if (format === 'html') content = message.html ?? '';
-        else content = message.text ?? '';
-        const note = content === '' ? `(the message has no ${format === 'html' ? 'HTML' : 'text'} part)` : content;
-        return ok(`Subject: ${message.subject}\nFrom: ${message.from?.address ?? ''}\n\n${note}`, { ...summary(message), format, content });
+        if (format === 'source') content = (await client.getRawMessage(inbox, message_id, { signal })) as string;
+        else content = (format === 'html' ? message.html : message.text) ?? '';
+        const shown = content === '' ? `(the message has no ${format === 'html' ? 'HTML' : 'text'} part)` : content;
+        return ok(`Subject: ${message.subject}\nFrom: ${message.from?.address ?? ''}\n\n${shown}`, { ...summary(message), format, content });
       }),
   );
 
@@ -197,15 +263,16 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'wait_for_message',
     {
       title: 'Wait for message',
-      description: 'Wait until a message matching subject/from arrives in the inbox (messages already there count); returns it.',
+      description: `Wait for a message in the inbox that matches subject, from, url_includes and digits; returns it with its text. ${WAIT_HOW}`,
       inputSchema: waitShape,
-      outputSchema: { inbox: z.string(), message: Summary, text: z.string().nullable() },
+      outputSchema: { inbox: z.string(), ...summaryShape, text: z.string().optional().describe('absent when the mail has no text part') },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (args) =>
-      guarded(args.inbox, async () => {
-        const { message } = await waitFor(client, args, () => true, []);
-        return ok(`message ${message.id} "${message.subject}" from ${message.from?.address ?? '(no sender)'}\n\n${message.text ?? ''}`, { inbox: message.mailbox, message: summary(message), text: message.text });
+    async (args, extra) =>
+      guarded(args.inbox, extra.signal, async (signal) => {
+        const { message } = await waitFor(client, args, signal, () => true, null);
+        const head = `message ${message.id} "${message.subject}" from ${message.from?.address ?? '(no sender)'}`;
+        return ok(`${head}\n\n${message.text ?? '(no text part; read_message with format html)'}`, { inbox: message.mailbox, ...summary(message), text: message.text });
       }),
   );
 
@@ -213,17 +280,16 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'wait_for_link',
     {
       title: 'Wait for verification link',
-      description: 'Wait for a message matching subject/from that holds a verification, reset or magic link; returns the link.',
-      inputSchema: { ...waitShape, url_includes: z.string().optional().describe('only a link whose URL contains this') },
-      outputSchema: { inbox: z.string(), message: Summary, link: z.string() },
+      description: `Wait for a verification, password-reset, magic-sign-in or invitation link in a message of the inbox; returns the link to open. Unsubscribe, help and logo links are never returned. ${WAIT_HOW}`,
+      inputSchema: waitShape,
+      outputSchema: { inbox: z.string(), ...summaryShape, link: z.string() },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (args) =>
-      guarded(args.inbox, async () => {
+    async (args, extra) =>
+      guarded(args.inbox, extra.signal, async (signal) => {
         const hints = args.url_includes !== undefined ? { urlIncludes: args.url_includes } : undefined;
-        const extra = ['a verification link', ...(args.url_includes !== undefined ? [`URL containing "${args.url_includes}"`] : [])];
-        const { message, found } = await waitFor(client, args, (m) => findVerificationLink(m, hints), extra);
-        return ok(found, { inbox: message.mailbox, message: summary(message), link: found });
+        const { message, found } = await waitFor(client, args, signal, (m) => findVerificationLink(m, hints), 'a verification link');
+        return ok(found, { inbox: message.mailbox, ...summary(message), link: found });
       }),
   );
 
@@ -231,17 +297,16 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'wait_for_code',
     {
       title: 'Wait for one-time code',
-      description: 'Wait for a message matching subject/from that holds a one-time code; returns the code.',
-      inputSchema: { ...waitShape, digits: z.number().int().min(3).max(12).optional().describe('the code has exactly this many digits') },
-      outputSchema: { inbox: z.string(), message: Summary, code: z.string() },
+      description: `Wait for a one-time code (verification or sign-in code, OTP) in a message of the inbox; returns the code to type. Years, prices, dates and phone numbers are never codes. ${WAIT_HOW}`,
+      inputSchema: waitShape,
+      outputSchema: { inbox: z.string(), ...summaryShape, code: z.string() },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (args) =>
-      guarded(args.inbox, async () => {
+    async (args, extra) =>
+      guarded(args.inbox, extra.signal, async (signal) => {
         const hints = args.digits !== undefined ? { digits: args.digits } : undefined;
-        const extra = [args.digits !== undefined ? `a ${args.digits}-digit code` : 'a one-time code'];
-        const { message, found } = await waitFor(client, args, (m) => findCode(m, hints), extra);
-        return ok(found, { inbox: message.mailbox, message: summary(message), code: found });
+        const { message, found } = await waitFor(client, args, signal, (m) => findCode(m, hints), 'a one-time code');
+        return ok(found, { inbox: message.mailbox, ...summary(message), code: found });
       }),
   );
 
@@ -249,29 +314,58 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'inject_fault',
     {
       title: 'Inject SMTP fault',
-      description: "Add a fault rule to the inbox: deliveries to it get this SMTP reply (code), a delay (ms) or a dropped connection at a stage ('rcpt' or 'data').",
+      description:
+        'Make the SMTP server misbehave for this inbox only, to test how the app handles it: at "rcpt" (the recipient) or "data" (after the message), ' +
+        'reply with an error code, wait delay_ms before the reply, or disconnect. 4xx is temporary (a good sender retries), 5xx permanent, 421 also closes the connection. ' +
+        'The rule applies to the next `times` deliveries, or until clear_faults.',
       inputSchema: {
-        inbox: waitShape.inbox,
-        at: z.enum(['rcpt', 'data']),
-        code: z.number().int().min(400).max(599).optional().describe('the SMTP reply, 4xx or 5xx; 421 also closes'),
-        delay: z.number().int().min(1).max(60_000).optional().describe('wait this many ms before the reply'),
+        inbox: inboxArg,
+        at: z.enum(['rcpt', 'data']).describe('rcpt: refuse the recipient; data: refuse after the message is sent'),
+        code: z.number().int().min(400).max(599).optional().describe('the SMTP reply code, 400-599'),
+        enhanced_code: z.string().regex(/^[45]\.\d{1,3}\.\d{1,3}$/).optional().describe('its enhanced status code, e.g. 4.3.0 (default: the class of code, .0.0)'),
+        message: z.string().min(1).max(200).optional().describe('the reply text (default: one that names the rule)'),
+        delay_ms: z.number().int().min(1).max(60_000).optional().describe('wait this many milliseconds before the reply (or before disconnecting)'),
         disconnect: z.boolean().optional().describe('close the connection without a reply (not with code)'),
-        times: z.number().int().min(1).optional().describe('how many deliveries it applies to (default until cleared)'),
-        probability: z.number().gt(0).max(1).optional().describe('the chance it applies to a delivery'),
+        times: z.number().int().min(1).max(1_000_000).optional().describe('apply to this many deliveries, then stop (default: until cleared)'),
+        probability: z.number().min(0.001).max(1).optional().describe('the chance it applies to each delivery, 0.001 to 1 (default 1)'),
       },
       outputSchema: {
-        id: z.string(), at: z.string(), code: z.number().optional(), enhancedCode: z.string().optional(), message: z.string().optional(),
-        delay: z.number().optional(), disconnect: z.boolean().optional(), times: z.number().optional(), probability: z.number(),
-        hits: z.number(), remaining: z.number().optional(), createdAt: z.string(),
+        inbox: z.string(),
+        fault_id: z.string(),
+        at: z.enum(['rcpt', 'data']),
+        code: z.number().int().optional(),
+        enhanced_code: z.string().optional(),
+        message: z.string().optional(),
+        delay_ms: z.number().int().optional(),
+        disconnect: z.boolean(),
+        times: z.number().int().optional().describe('absent: until cleared'),
+        probability: z.number(),
       },
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
     },
-    async ({ inbox, ...rule }) =>
-      guarded(inbox, async () => {
-        const body = Object.fromEntries(Object.entries(rule).filter(([, v]) => v !== undefined)) as FaultRuleBody;
-        const added = await client.addFault(inbox, body);
-        const what = [added.code !== undefined ? `reply ${added.code}${added.enhancedCode ? ` ${added.enhancedCode}` : ''}` : '', added.delay !== undefined ? `delay ${added.delay}ms` : '', added.disconnect ? 'disconnect' : ''].filter(Boolean).join(', ');
-        return ok(`fault ${added.id} on ${inbox}: at ${added.at}, ${what}${added.times !== undefined ? `, ${added.times} times` : ', until cleared'}`, { ...added });
+    async ({ inbox, enhanced_code, delay_ms, ...rest }, extra) =>
+      guarded(inbox, extra.signal, async (signal) => {
+        const body = Object.fromEntries(Object.entries({ ...rest, enhancedCode: enhanced_code, delay: delay_ms }).filter(([, v]) => v !== undefined)) as FaultRuleBody;
+        const added = await client.addFault(inbox, body, { signal });
+        const result = {
+          inbox,
+          fault_id: added.id,
+          at: added.at,
+          code: added.code ?? null,
+          enhanced_code: added.enhancedCode ?? null,
+          message: added.message ?? null,
+          delay_ms: added.delay ?? null,
+          disconnect: added.disconnect ?? false,
+          times: added.times ?? null,
+          probability: added.probability,
+        };
+        const what = [
+          result.code !== null ? `reply ${result.code}${result.enhanced_code ? ` ${result.enhanced_code}` : ''}` : '',
+          result.delay_ms !== null ? `wait ${result.delay_ms} ms` : '',
+          result.disconnect ? 'disconnect' : '',
+        ].filter(Boolean).join(', ');
+        const chance = result.probability < 1 ? `, with probability ${result.probability}` : '';
+        return ok(`fault ${result.fault_id} on ${inbox} at ${result.at}: ${what}${chance}, ${result.times !== null ? `for the next ${result.times} deliveries` : 'until clear_faults'}`, result);
       }),
   );
 
@@ -279,14 +373,14 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
     'clear_faults',
     {
       title: 'Clear SMTP faults',
-      description: 'Remove every fault rule of the inbox.',
-      inputSchema: { inbox: waitShape.inbox },
+      description: 'Remove every fault rule of the inbox: deliveries to it are accepted normally again.',
+      inputSchema: { inbox: inboxArg },
       outputSchema: { inbox: z.string(), cleared: z.boolean() },
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
-    async ({ inbox }) =>
-      guarded(inbox, async () => {
-        await client.clearFaults(inbox);
+    async ({ inbox }, extra) =>
+      guarded(inbox, extra.signal, async (signal) => {
+        await client.clearFaults(inbox, { signal });
         return ok(`cleared the fault rules of ${inbox}`, { inbox, cleared: true });
       }),
   );
@@ -294,9 +388,11 @@ export function createMcpServer(client: MailwrightClient, options: McpOptions): 
   return server;
 }
 
-/** Serves MCP on stdin/stdout until the client closes it. */
-export async function runMcpServer(options: McpOptions): Promise<void> {
-  const client = new MailwrightClient({ baseURL: options.url, apiKey: options.apiKey, timeout: 15_000 });
+/**
+ * Serves the tools on stdin/stdout until the client closes the stream; the caller owns
+ * `client` (and the service it talks to).
+ */
+export async function serveStdio(client: MailwrightClient, options: McpToolsOptions): Promise<void> {
   const server = createMcpServer(client, options);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
@@ -305,5 +401,4 @@ export async function runMcpServer(options: McpOptions): Promise<void> {
   await server.connect(new StdioServerTransport());
   await closed;
   await server.close().catch(() => {});
-  await client.close().catch(() => {});
 }

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { LOCAL_API_KEY } from '../protocol/schemas.js';
 import { SERVICE_NODE_FLAGS } from '../server/node-flags.js';
 import { FIXTURE_ERROR_CODES, MailwrightFixtureError } from './errors.js';
 
@@ -53,8 +54,8 @@ export interface MailwrightServerOptions {
   timeout?: number;
 }
 
-/** The key used when none is given and MAILWRIGHT_API_KEY is unset. */
-export const DEFAULT_PLAYWRIGHT_API_KEY = 'mw_playwright_local_key';
+/** The key used when none is given and MAILWRIGHT_API_KEY is unset (`mailwright mcp`'s own service uses it too). */
+export const DEFAULT_PLAYWRIGHT_API_KEY = LOCAL_API_KEY;
 
 /** Where `mailwright`'s CLI is: next to this module when built, else the package's dist/. */
 function cliPath(): string {

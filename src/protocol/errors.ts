@@ -17,6 +17,7 @@ export const API_ERRORS = {
   webhook_not_found: { status: 404, title: 'Webhook not found' },
   redeem_code_invalid: { status: 400, title: 'Redeem code invalid' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   internal_error: { status: 500, title: 'Internal error' },

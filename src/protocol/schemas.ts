@@ -368,3 +368,8 @@ export const EXPIRY_OPTIONS = [3_600_000, 86_400_000, 259_200_000] as const;
 export const MIN_EXPIRY_TIME = 60_000;
 /** The API-key request header. */
 export const API_KEY_HEADER = 'x-api-key';
+/**
+ * The key of a service started for local use on 127.0.0.1: by the fixture's `mailwrightServer()`
+ * and by `mailwright mcp` without MAILWRIGHT_URL, so each can use a service the other started.
+ */
+export const LOCAL_API_KEY = 'mw_playwright_local_key';

@@ -68,4 +68,6 @@ export interface ServiceContext {
   bus: ServiceBus;
   log: Logger;
   clock: Clock;
+  /** The port SMTP listens on, once it does (the configured one may be 0: any free port). */
+  smtpPort?: number;
 }

@@ -132,6 +132,7 @@ export async function startServer(options: ServerOptions = {}, internals: StartS
 
     const smtp = await startSmtp(ctx, catchAllOwner);
     undo.push(() => smtp.close());
+    ctx.smtpPort = smtp.port;
 
     const host = urlHost(config.host);
     const httpUrl = `http://${host}:${httpPort}`;

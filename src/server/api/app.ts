@@ -6,10 +6,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../context.js';
 import { VERSION } from '../version.js';
-import { installAuth } from './auth.js';
+import { InternalCalls, installAuth } from './auth.js';
 import { drainUnreadBodies, frameworkProblem, installErrorHandling } from './problem.js';
 import { configRoutes } from './routes/config.js';
 import { emailRoutes } from './routes/emails.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { systemRoutes } from './routes/system.js';
 import { renderErrorPage, webPlugin } from '../web/plugin.js';
 
@@ -51,10 +52,12 @@ export async function buildApi(ctx: ServiceContext): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   installErrorHandling(app, { notFoundPage: (path) => renderErrorPage(404, 'Not found', `There is no page at ${path}. Go back to your mailboxes, or see the API documentation.`) });
-  installAuth(app, ctx);
+  const internal = new InternalCalls();
+  installAuth(app, ctx, internal);
   await app.register(systemRoutes);
   await app.register(emailRoutes, { ctx });
   await app.register(configRoutes, { ctx });
+  await app.register(mcpRoutes, { ctx, internal });
   // The web UI in its own encapsulated scope: its cookies, sessions and form parsing never touch /api.
   await app.register(webPlugin, { ctx });
   return app;
