@@ -4,7 +4,8 @@
 // service. Every failure of a tool is a tool result with isError, never a protocol error.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MailwrightApiError, MailwrightClient, MailwrightError, type FaultRuleBody, type ListEmailsResponse, type Message, type MessageSummary } from '../client/index.js';
 import { findCode, findLinks, findVerificationLink } from '../extract/index.js';
@@ -26,6 +27,10 @@ export const MAX_WAIT_SECONDS = 120;
 const LONG_POLL_MAX = 30;
 /** Messages a timeout names by subject; the rest are counted. */
 const ARRIVED_SHOWN = 10;
+/** How often a wait reports progress to a client that asked for it (a progress token), ms. */
+const PROGRESS_EVERY_MS = 10_000;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** A tool failure whose text says it all. */
 class ToolError extends Error {}
@@ -58,10 +63,15 @@ const WaitArgs = z.object(waitShape);
 type WaitArgs = z.infer<typeof WaitArgs>;
 
 const WAIT_HOW =
-  'Messages already in the inbox count: without after_message_id the newest match is returned at once; otherwise the wait ends on the first match to arrive ' +
-  '(begin it before or after the app sends). A timeout is an error that lists what did arrive.';
+  'Mail already in the inbox counts: without after_message_id the newest match there is returned at once; with it, the first match after that message. ' +
+  'Otherwise the wait ends when a match arrives (begin it before or after the app sends). A timeout is an error that lists what did arrive and why it did not count.';
 
 /** A tool's result: the text, and the same as structured content without its empty (null) fields. */
+/** The line under a wait's answer: which message it came from, and how to wait for a later one. */
+function fromMessage(m: Message): string {
+  return `from message ${m.id} "${m.subject}" (${m.receivedAt}); to wait for a later mail, pass after_message_id: "${m.id}"`;
+}
+
 function ok<T extends Record<string, unknown>>(text: string, structured: T): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: Object.fromEntries(Object.entries(structured).filter(([, v]) => v !== null && v !== undefined)) };
 }
@@ -70,42 +80,55 @@ function failure(error: unknown, inbox?: string): CallToolResult {
   let text: string;
   if (error instanceof ToolError) text = error.message;
   else if (error instanceof MailwrightApiError) {
-    const where = inbox === undefined ? '' : ` (inbox ${inbox})`;
-    text = error.status === 404 ? `${error.code}: ${error.detail}${where}; create an inbox with create_inbox, or list an inbox's messages with list_messages` : `${error.code}: ${error.detail}${where}`;
+    // The API's own advice names HTTP endpoints; an agent acts through the tools.
+    if (error.code === 'mailbox_not_found') text = `mailbox_not_found: there is no inbox ${inbox ?? ''} (it never existed, or it expired); create one with create_inbox`;
+    else if (error.code === 'message_not_found') text = `message_not_found: inbox ${inbox ?? ''} has no such message (or it expired); list_messages shows the ones it has`;
+    else text = `${error.code}: ${error.detail}${inbox === undefined ? '' : ` (inbox ${inbox})`}`;
   } else if (error instanceof MailwrightError) text = `${error.code}: ${error.message.split('\n')[0]}`;
   else if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') text = `${(error as Error & { code: string }).code}: ${error.message}`;
   else text = error instanceof Error ? error.message : String(error);
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** What a wait looks for, in words: "a verification link in a message with subject containing "x"". */
 function describeMatch(args: WaitArgs, wants: string | null): string {
-  const parts = [
+  const filters = [
     ...(args.subject !== undefined ? [`subject containing "${args.subject}"`] : []),
     ...(args.from !== undefined ? [`sender containing "${args.from}"`] : []),
     ...(args.url_includes !== undefined ? [`a link containing "${args.url_includes}"`] : []),
-    ...(args.digits !== undefined ? [`a ${args.digits}-digit code`] : []),
-    ...(wants !== null ? [wants] : []),
-    ...(args.after_message_id !== undefined ? [`after message ${args.after_message_id}`] : []),
+    ...(args.digits !== undefined && wants === null ? [`a ${args.digits}-digit code`] : []),
   ];
-  return parts.length === 0 ? 'any message' : `a message with ${parts.join(', ')}`;
+  const after = args.after_message_id !== undefined ? ` after message ${args.after_message_id}` : '';
+  const what = wants ?? 'a message';
+  if (filters.length === 0) return `${what === 'a message' ? 'any message' : what}${after}`;
+  return `${what}${wants === null ? ' with' : ' in a message with'} ${filters.join(', ')}${after}`;
 }
 
-function matches(m: Message, args: WaitArgs): boolean {
-  if (args.subject !== undefined && !m.subject.toLowerCase().includes(args.subject.toLowerCase())) return false;
+/** Why a message does not pass the wait's filters, in a few words; undefined when it passes. */
+function mismatch(m: Message, args: WaitArgs): string | undefined {
+  if (args.subject !== undefined && !m.subject.toLowerCase().includes(args.subject.toLowerCase())) return 'other subject';
   if (args.from !== undefined) {
     const needle = args.from.toLowerCase();
-    if (!m.from || !(m.from.address.toLowerCase().includes(needle) || m.from.name.toLowerCase().includes(needle))) return false;
+    if (!m.from || !(m.from.address.toLowerCase().includes(needle) || m.from.name.toLowerCase().includes(needle))) return `from ${m.from?.address ?? 'no sender'}`;
   }
-  if (args.url_includes !== undefined && !findLinks(m).some((link) => link.url.includes(args.url_includes!))) return false;
-  if (args.digits !== undefined && findCode(m, { digits: args.digits }) === undefined) return false;
-  return true;
+  if (args.url_includes !== undefined && !findLinks(m).some((link) => link.url.includes(args.url_includes!))) return `no link containing "${args.url_includes}"`;
+  if (args.digits !== undefined && findCode(m, { digits: args.digits }) === undefined) return `no ${args.digits}-digit code`;
+  return undefined;
 }
 
-function arrivedText(subjects: string[]): string {
-  if (subjects.length === 0) return 'nothing arrived';
-  const shown = subjects.slice(-ARRIVED_SHOWN).map((s) => JSON.stringify(s || '(no subject)'));
-  const more = subjects.length > ARRIVED_SHOWN ? ` (the newest ${ARRIVED_SHOWN} of ${subjects.length})` : '';
-  return `what arrived${more}: ${shown.join(', ')}`;
+/** "no verification link; its links: …" for a message that passed the filters but held nothing to take. */
+function nothingIn(m: Message, wants: string | null): string {
+  if (wants === 'a one-time code') return 'no one-time code';
+  const links = findLinks(m).map((link) => link.url);
+  const shown = links.slice(0, 3).join(' ');
+  return links.length === 0 ? 'no link at all' : `no verification link; its links: ${shown}${links.length > 3 ? ` and ${links.length - 3} more` : ''}`;
+}
+
+function arrivedText(arrived: string[]): string {
+  if (arrived.length === 0) return 'nothing arrived';
+  const shown = arrived.slice(-ARRIVED_SHOWN);
+  const more = arrived.length > ARRIVED_SHOWN ? ` (the newest ${ARRIVED_SHOWN} of ${arrived.length})` : '';
+  return `what arrived${more}: ${shown.join('; ')}`;
 }
 
 /**
@@ -118,10 +141,11 @@ async function waitFor<T>(client: MailwrightClient, args: WaitArgs, signal: Abor
   const deadline = Date.now() + timeout * 1000;
   const seen: string[] = [];
   const consider = (m: Message) => {
-    seen.push(m.subject);
-    if (!matches(m, args)) return undefined;
-    const found = pick(m);
-    return found === undefined ? undefined : { message: m, found };
+    const why = mismatch(m, args);
+    const found = why === undefined ? pick(m) : undefined;
+    if (found !== undefined) return { message: m, found };
+    seen.push(`${JSON.stringify(m.subject || '(no subject)')} (${why ?? nothingIn(m, wants)})`);
+    return undefined;
   };
 
   // What is there already, oldest first, page by page.
@@ -170,8 +194,10 @@ export function instructionsFor(smtpUrl: string | null): string {
   return [
     'mailwright gives you disposable email inboxes to finish sign-up, verification, password-reset, magic-link and one-time-code flows.',
     where,
-    'Steps: create_inbox, type its address into the app, trigger the mail, then wait_for_link (open the link) or wait_for_code (type the code); ' +
+    'Steps: create_inbox (a fresh one per flow), type its address into the app, trigger the mail, then wait_for_link (open the link) or wait_for_code (type the code); ' +
       'wait_for_message and read_message show a whole mail. A wait may begin before the mail is sent; it resolves when the mail arrives.',
+    'Once the inbox holds mail, a wait without after_message_id answers the newest matching mail already there: for the next mail (a second reset, a new code), ' +
+      'pass after_message_id with the message_id of the last answer (every wait names it).',
     'inject_fault makes the SMTP server refuse, delay or drop deliveries to one inbox, to test how the app retries; clear_faults ends that.',
   ].join('\n');
 }
@@ -181,13 +207,25 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
   const server = new McpServer({ name: 'mailwright', version: VERSION }, { instructions: instructionsFor(options.smtpUrl) });
   const stopped = options.signal ?? new AbortController().signal;
 
-  /** Runs a tool body; any failure becomes a tool error result. */
-  async function guarded(inbox: string | undefined, signal: AbortSignal, body: (signal: AbortSignal) => Promise<CallToolResult>): Promise<CallToolResult> {
+  /**
+   * Runs a tool body; any failure becomes a tool error result. While it runs, a client that sent
+   * a progress token hears every 10 s that it still does (so a wait can outlast a request timeout
+   * that progress resets).
+   */
+  async function guarded(inbox: string | undefined, extra: Extra, body: (signal: AbortSignal) => Promise<CallToolResult>): Promise<CallToolResult> {
+    const token = extra._meta?.progressToken;
+    const started = Date.now();
+    const ticker = token === undefined ? undefined : setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: seconds, message: `still waiting after ${seconds} s` } }).catch(() => {});
+    }, PROGRESS_EVERY_MS);
     try {
       await options.beforeCall?.();
-      return await body(AbortSignal.any([signal, stopped]));
+      return await body(AbortSignal.any([extra.signal, stopped]));
     } catch (error) {
       return failure(error, inbox);
+    } finally {
+      clearInterval(ticker);
     }
   }
 
@@ -209,7 +247,7 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ name, expiry_minutes }, extra) =>
-      guarded(undefined, extra.signal, async (signal) => {
+      guarded(undefined, extra, async (signal) => {
         const mailbox = await client.createMailbox({ expiryTime: (expiry_minutes ?? 60) * 60_000, ...(name !== undefined ? { name } : {}) }, { signal });
         const result = { address: mailbox.email, inbox_id: mailbox.id, expires_at: mailbox.expiresAt, smtp: options.smtpUrl };
         const where = result.smtp ? `; the app must send to it over SMTP at ${result.smtp}` : '';
@@ -227,7 +265,7 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ inbox }, extra) =>
-      guarded(inbox, extra.signal, async (signal) => {
+      guarded(inbox, extra, async (signal) => {
         const page = await client.getMailbox(inbox, { limit: 100, signal });
         const messages = page.messages.map(summary);
         const lines = messages.map((m) => `${m.received_at}  ${m.message_id}  ${m.from ?? '(no sender)'}  ${m.subject || '(no subject)'}`);
@@ -249,7 +287,7 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ inbox, message_id, format = 'text' }, extra) =>
-      guarded(inbox, extra.signal, async (signal) => {
+      guarded(inbox, extra, async (signal) => {
         const message = await client.getMessage(inbox, message_id, { signal });
         let content: string;
         if (format === 'source') content = (await client.getRawMessage(inbox, message_id, { signal })) as string;
@@ -269,9 +307,9 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) =>
-      guarded(args.inbox, extra.signal, async (signal) => {
+      guarded(args.inbox, extra, async (signal) => {
         const { message } = await waitFor(client, args, signal, () => true, null);
-        const head = `message ${message.id} "${message.subject}" from ${message.from?.address ?? '(no sender)'}`;
+        const head = `message ${message.id} "${message.subject}" from ${message.from?.address ?? '(no sender)'}, received ${message.receivedAt}; to wait for a later mail, pass after_message_id: "${message.id}"`;
         return ok(`${head}\n\n${message.text ?? '(no text part; read_message with format html)'}`, { inbox: message.mailbox, ...summary(message), text: message.text });
       }),
   );
@@ -286,10 +324,10 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) =>
-      guarded(args.inbox, extra.signal, async (signal) => {
+      guarded(args.inbox, extra, async (signal) => {
         const hints = args.url_includes !== undefined ? { urlIncludes: args.url_includes } : undefined;
         const { message, found } = await waitFor(client, args, signal, (m) => findVerificationLink(m, hints), 'a verification link');
-        return ok(found, { inbox: message.mailbox, ...summary(message), link: found });
+        return ok(`${found}\n\n${fromMessage(message)}`, { inbox: message.mailbox, ...summary(message), link: found });
       }),
   );
 
@@ -303,10 +341,10 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args, extra) =>
-      guarded(args.inbox, extra.signal, async (signal) => {
+      guarded(args.inbox, extra, async (signal) => {
         const hints = args.digits !== undefined ? { digits: args.digits } : undefined;
         const { message, found } = await waitFor(client, args, signal, (m) => findCode(m, hints), 'a one-time code');
-        return ok(found, { inbox: message.mailbox, ...summary(message), code: found });
+        return ok(`${found}\n\n${fromMessage(message)}`, { inbox: message.mailbox, ...summary(message), code: found });
       }),
   );
 
@@ -344,7 +382,7 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ inbox, enhanced_code, delay_ms, ...rest }, extra) =>
-      guarded(inbox, extra.signal, async (signal) => {
+      guarded(inbox, extra, async (signal) => {
         const body = Object.fromEntries(Object.entries({ ...rest, enhancedCode: enhanced_code, delay: delay_ms }).filter(([, v]) => v !== undefined)) as FaultRuleBody;
         const added = await client.addFault(inbox, body, { signal });
         const result = {
@@ -365,7 +403,7 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
           result.disconnect ? 'disconnect' : '',
         ].filter(Boolean).join(', ');
         const chance = result.probability < 1 ? `, with probability ${result.probability}` : '';
-        return ok(`fault ${result.fault_id} on ${inbox} at ${result.at}: ${what}${chance}, ${result.times !== null ? `for the next ${result.times} deliveries` : 'until clear_faults'}`, result);
+        return ok(`fault ${result.fault_id} on ${inbox} at ${result.at}: ${what}${chance}, ${result.times === null ? 'until clear_faults' : result.times === 1 ? 'for the next delivery' : `for the next ${result.times} deliveries`}`, result);
       }),
   );
 
@@ -379,7 +417,7 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
     async ({ inbox }, extra) =>
-      guarded(inbox, extra.signal, async (signal) => {
+      guarded(inbox, extra, async (signal) => {
         await client.clearFaults(inbox, { signal });
         return ok(`cleared the fault rules of ${inbox}`, { inbox, cleared: true });
       }),

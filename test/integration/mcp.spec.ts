@@ -111,7 +111,8 @@ for (const kind of ['stdio', 'http'] as const) {
       const code = await codeWait;
       expect(code.isError, text(code)).toBeFalsy();
       expect(code.structuredContent).toMatchObject({ code: '482913', subject: 'Your sign-in code' });
-      expect(text(code)).toBe('482913');
+      expect(text(code).split('\n')[0]).toBe('482913');
+      expect(text(code)).toContain(`pass after_message_id: "${(code.structuredContent as { message_id: string }).message_id}"`);
 
       const list = await call('list_messages', { inbox: box.address });
       expect(list.structuredContent).toMatchObject({ inbox: box.address, total: 2, messages: [{ subject: 'Your sign-in code' }, { subject: 'Verify your email' }] });
@@ -142,15 +143,31 @@ for (const kind of ['stdio', 'http'] as const) {
       const result = await call('wait_for_link', { inbox: box.address, subject: 'password reset', timeout_seconds: 1 });
       expect(result.isError).toBe(true);
       expect(text(result)).toContain(box.address);
-      expect(text(result)).toContain('subject containing "password reset"');
-      expect(text(result)).toContain('a verification link');
-      expect(text(result)).toContain('"Weekly digest"');
+      expect(text(result)).toContain('for a verification link in a message with subject containing "password reset"');
+      expect(text(result)).toContain('"Weekly digest" (other subject)');
+      await service.send({ from: 'app@example.com', to: box.address, subject: 'Your password reset', html: '<p>No account uses this address. <a href="https://app.example.com/signup">Sign up</a></p>' });
+      const noLink = await call('wait_for_link', { inbox: box.address, subject: 'password reset', timeout_seconds: 1 });
+      expect(text(noLink)).toContain('"Your password reset" (no verification link; its links: https://app.example.com/signup)');
+    });
+
+    test('a wait longer than the client\'s request timeout lives on the progress it reports', async () => {
+      test.skip(kind === 'stdio', 'the same server code reports progress on both transports; one is enough for a 12 s test');
+      const box = await inbox();
+      const progress: number[] = [];
+      const result = (await client.callTool({ name: 'wait_for_message', arguments: { inbox: box.address, timeout_seconds: 12 } }, undefined, {
+        timeout: 11_000, // the first progress comes at 10 s, the answer at 12 s
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => progress.push(p.progress),
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain('timed out after 12 s');
+      expect(progress.length).toBeGreaterThanOrEqual(1);
     });
 
     test('an unknown inbox or message, or bad arguments, are tool errors with a clear text', async () => {
       const unknown = await call('wait_for_message', { inbox: 'nobody-here@mailwright.test', timeout_seconds: 1 });
       expect(unknown.isError).toBe(true);
-      expect(text(unknown)).toMatch(/mailbox_not_found: .*nobody-here@mailwright\.test.*create_inbox/);
+      expect(text(unknown)).toBe('mailbox_not_found: there is no inbox nobody-here@mailwright.test (it never existed, or it expired); create one with create_inbox');
       const box = await inbox();
       const missing = await call('read_message', { inbox: box.inbox_id, message_id: 'msg_nope' });
       expect(missing.isError).toBe(true);
