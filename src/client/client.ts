@@ -8,6 +8,7 @@ import {
   FaultRule,
   FaultsResponse,
   HealthResponse,
+  HtmlCheckReport,
   ListEmailsSummaryResponse,
   ListEmailsWithBodyResponse,
   Mailbox,
@@ -51,6 +52,7 @@ const ANSWERS = {
   listFaults: expectAnswer('GET /api/emails/{mailboxId}/faults', FaultsResponse),
   getMailbox: expectAnswer('GET /api/emails/{mailboxId}', MailboxMessagesResponse),
   getMessage: expectAnswer('GET /api/emails/{mailboxId}/{messageId}', MessageResponse),
+  checkHtml: expectAnswer('GET /api/emails/{mailboxId}/{messageId}/html-check', HtmlCheckReport),
   getConfig: expectAnswer('GET /api/config', ConfigResponse),
   createWebhook: expectAnswer('POST /api/config/webhooks', CreatedWebhook),
   listWebhooks: expectAnswer('GET /api/config/webhooks', WebhookList),
@@ -295,6 +297,32 @@ export class MailwrightClient implements AsyncDisposable {
       ...callOptions(options),
     });
     return parseJson(response, ANSWERS.getMessage).message;
+  }
+
+  /**
+   * Which HTML and CSS features of a message each mail client lacks (`no`) or supports in
+   * part (`partial`), by the caniemail.com data: per feature, the clients with the data's notes,
+   * up to 5 places in the mail and how many there are; most clients answering `no` first.
+   * `clients` are `family.platform` ids (`outlook.windows`) or globs (`gmail.*`, `*.ios`);
+   * absent: `apple-mail.*`, `gmail.*`, `outlook.*`, `yahoo.*`. A message without HTML answers
+   * `hasHtml: false` and no issues. `GET /api/emails/{mailboxId}/{messageId}/html-check`; an
+   * unknown client is a `400 invalid_request` with `field: 'client'`.
+   *
+   * @example
+   * ```ts
+   * const report = await client.checkHtml(mailbox.id, message.id, { clients: ['outlook.windows', 'gmail.*'] });
+   * for (const issue of report.issues) console.log(issue.feature, issue.clients.map((c) => `${c.client}: ${c.support}`));
+   * ```
+   */
+  async checkHtml(mailboxIdOrAddress: string, messageId: string, options: { clients?: readonly string[] } & RequestOptions = {}): Promise<HtmlCheckReport> {
+    const query = new URLSearchParams();
+    for (const client of options.clients ?? []) query.append('client', client);
+    const response = await this.#transport.send({
+      method: 'GET',
+      path: withQuery(`/api/emails/${segment(mailboxIdOrAddress)}/${segment(messageId)}/html-check`, query),
+      ...callOptions(options),
+    });
+    return parseJson(response, ANSWERS.checkHtml);
   }
 
   /**

@@ -21,6 +21,10 @@ import {
 import { explainMiss } from './explain.js';
 import { describeMatch, matchesMessage, validateMatch, type MatchInput } from './match.js';
 import { showMail, type OpenOptions } from './mail-view.js';
+import type { HtmlCheckOptions, HtmlCheckReport } from '../checks/html-check.js';
+import type { LinkCheckResult } from '../checks/link-check.js';
+import type { AccessibilityViolation } from './accessibility.js';
+import { accessibilityCheckOf, htmlCheckOf, linkCheckOf, type CheckAccessibilityOptions, type CheckLinksOptions } from './mail-checks.js';
 import type { MailMessage } from './message.js';
 import type { AttachPolicy } from './options.js';
 import { callSite, type CallSite } from './call-site.js';
@@ -491,6 +495,72 @@ export class Inbox {
     const api = this.#faultsApi('clearFaults');
     this.#touch();
     return step(`clear fault rules of ${this.address}`, () => api.clearFaults(this.id), site);
+  }
+
+  /**
+   * Checks the HTML of one of this inbox's messages against the caniemail.com data: which
+   * HTML and CSS features it uses that each mail client lacks (`'no'`) or supports partly
+   * (`'partial'`), by feature slug (`css-display-flex`), with where in the mail each is used.
+   * `clients` are `family.platform` ids or globs (`outlook.windows`, `gmail.*`); default: the
+   * families with the most readers (Apple Mail, Gmail, Outlook, Yahoo). Runs in the test
+   * process, no network. A boxed step; the report is attached to the test.
+   *
+   * @throws {HtmlCheckError} `MW_ERR_HTML_CHECK_CLIENT` for a client the data does not know.
+   *
+   * @example
+   * ```ts
+   * const report = await inbox.checkHtml(message, { clients: ['outlook.windows', 'gmail.*'] });
+   * expect(report.issues.map((i) => i.feature)).not.toContain('css-display-flex');
+   * ```
+   */
+  checkHtml(message: MailMessage, options: HtmlCheckOptions = {}): Promise<HtmlCheckReport> {
+    return trackPending('inbox.checkHtml()', async (site) => htmlCheckOf(this.#own(message, 'checkHtml'), options, site));
+  }
+
+  /**
+   * Checks every http(s) link and image of one of this inbox's messages (HTML and text parts)
+   * through the test's own network, so links to a `localhost` app work: HEAD, then GET where
+   * HEAD is refused (405, 501), redirects followed to the end; `mailto:` and `tel:` skipped,
+   * each URL once, a few at a time. `ok` is a final 2xx. A boxed step; the results are
+   * attached to the test. Pass `{ request: page.request }` to send a browser context's cookies.
+   *
+   * @example
+   * ```ts
+   * const broken = (await inbox.checkLinks(message)).filter((link) => !link.ok);
+   * expect(broken).toEqual([]);
+   * ```
+   */
+  checkLinks(message: MailMessage, options: CheckLinksOptions = {}): Promise<LinkCheckResult[]> {
+    return trackPending('inbox.checkLinks()', async (site) => linkCheckOf(this.#own(message, 'checkLinks'), options, site));
+  }
+
+  /**
+   * Runs axe-core on one of this inbox's messages as {@link open} shows it (its scripts stay
+   * off), with the rules that apply to mail: language, alternative text, contrast, link names,
+   * document title, and layout tables marked `role="presentation"`; page-landmark rules are
+   * off. Given a page, the page is left showing the mail; given a context, a new tab shows it
+   * and is closed after. Resolves the violations, most severe first. A boxed step; the result
+   * is attached to the test.
+   *
+   * @example
+   * ```ts
+   * expect(await inbox.checkAccessibility(message, page)).toEqual([]);
+   * ```
+   */
+  checkAccessibility(message: MailMessage, target: Page | BrowserContext, options: CheckAccessibilityOptions = {}): Promise<AccessibilityViolation[]> {
+    return trackPending('inbox.checkAccessibility()', async (site) => {
+      const mail = this.#own(message, 'checkAccessibility');
+      return accessibilityCheckOf(mail, target, () => this.source(mail), options, site);
+    });
+  }
+
+  /** `message`, when this inbox received it; else an error naming the inbox that did. */
+  #own(message: MailMessage, method: string): MailMessage {
+    if (message?.mailboxId === this.id) return message;
+    throw new MailwrightFixtureError(
+      FIXTURE_ERROR_CODES.invalidArgument,
+      `inbox.${method}() of ${this.address} got ${message?.mailbox ? `a message received by ${message.mailbox}` : 'no message'}; check a message with the inbox that received it (inbox.waitForMessage() returns one).`,
+    );
   }
 
   #faultsApi(method: string): FaultRulesApi {

@@ -8,7 +8,7 @@ import {
   type MailwrightTestFixtures,
   type MailwrightWorkerFixtures,
 } from './fixtures.js';
-import { mailwrightMatchers } from './matchers.js';
+import { mailCheckMatchers, mailwrightMatchers } from './matchers.js';
 
 /**
  * Playwright's `test` with the `inbox` (a fresh mailbox per test) and `mail` (the
@@ -31,8 +31,11 @@ export const test = base.extend<MailwrightTestFixtures & MailwrightInternalTestF
   defineMailFixtures(),
 );
 
-/** Playwright's `expect` with `toReceive` and `toHaveMessageCount` for inboxes. */
-export const expect = baseExpect.extend(mailwrightMatchers);
+/**
+ * Playwright's `expect` with `toReceive` and `toHaveMessageCount` for inboxes, and
+ * `toPassHtmlCheck`, `toHaveWorkingLinks` and `toBeAccessible` for received messages.
+ */
+export const expect = baseExpect.extend({ ...mailwrightMatchers, ...mailCheckMatchers });
 
 export {
   defineMailFixtures,
@@ -43,7 +46,11 @@ export {
   type MailwrightTestFixtures,
   type MailwrightWorkerFixtures,
 } from './fixtures.js';
-export { mailwrightMatchers, type ToHaveMessageCountOptions, type ToReceiveOptions } from './matchers.js';
+export { mailCheckMatchers, mailwrightMatchers, type ToBeAccessibleOptions, type ToHaveMessageCountOptions, type ToReceiveOptions } from './matchers.js';
+export type { CheckAccessibilityOptions, CheckLinksOptions, HtmlCheckMatcherOptions } from './mail-checks.js';
+export { checkMailAccessibility, MAIL_AXE_RULES, type AccessibilityNode, type AccessibilityViolation } from './accessibility.js';
+export { checkHtml, DEFAULT_CLIENTS, HtmlCheckError, type HtmlCheckClient, type HtmlCheckIssue, type HtmlCheckOptions, type HtmlCheckReport } from '../checks/html-check.js';
+export { checkLinks, linksToCheck, type LinkCheckOptions, type LinkCheckResult, type LinkFetcher, type LinkPlace } from '../checks/link-check.js';
 export { MailHub, type ActiveDelivery, type CreateInboxOptions, type HubStats } from './hub.js';
 export {
   Inbox,

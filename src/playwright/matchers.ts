@@ -1,10 +1,32 @@
-// Owns the inbox matchers for `expect.extend`: toReceive(match, { timeout, since }) and
-// toHaveMessageCount(n, { timeout, since }), with `.not` support and readable failures.
+// Owns the matchers for `expect.extend`: on an inbox, toReceive(match, { timeout, since }) and
+// toHaveMessageCount(n, { timeout, since }); on a received message, the mail checks
+// toPassHtmlCheck, toHaveWorkingLinks and toBeAccessible. `.not` works; failures are readable.
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
 import { FIXTURE_ERROR_CODES, formatClock, formatDuration, MailwrightFixtureError, MailwrightTimeoutError } from './errors.js';
 import { Inbox, INBOX_INTERNALS } from './inbox.js';
 import { describeMatch, validateMatch, type MatchInput } from './match.js';
 import { trackPending } from './test-scope.js';
+import {
+  accessibilityCheckOf,
+  describeBrokenLinks,
+  describeHtmlIssues,
+  describeViolations,
+  failingIssues,
+  htmlCheckOf,
+  linkCheckOf,
+  sourceInTest,
+  type CheckAccessibilityOptions,
+  type CheckLinksOptions,
+  type HtmlCheckMatcherOptions,
+} from './mail-checks.js';
+import type { MailMessage } from './message.js';
+import type { BrowserContext, Page } from '@playwright/test';
+
+/** Options of `toBeAccessible`: where the mail is shown, and the check's own options. */
+export interface ToBeAccessibleOptions extends CheckAccessibilityOptions {
+  /** The page that shows the mail (left showing it), or a context whose new tab does (closed after). */
+  page: Page | BrowserContext;
+}
 
 /** Options of `toReceive`. */
 export interface ToReceiveOptions {
@@ -60,6 +82,68 @@ export const mailwrightMatchers = {
    */
   toHaveMessageCount(this: ExpectMatcherState, received: Inbox, expected: number, options: ToHaveMessageCountOptions = {}): Promise<MatcherReturnType> {
     return trackPending(`expect(inbox)${this.isNot ? '.not' : ''}.toHaveMessageCount()`, () => toHaveMessageCount.call(this, received, expected, options));
+  },
+};
+
+/**
+ * The mail-check matchers, on a received message (`inbox.waitForMessage()`); part of
+ * {@link mailwrightMatchers}. Each check is a boxed step with its report attached to the test.
+ *
+ * @example
+ * ```ts
+ * const message = await inbox.waitForMessage({ subject: 'Welcome' });
+ * await expect(message).toPassHtmlCheck({ clients: ['outlook.windows', 'gmail.*', 'apple-mail.*'] });
+ * await expect(message).toHaveWorkingLinks();
+ * await expect(message).toBeAccessible({ page });
+ * ```
+ */
+export const mailCheckMatchers = {
+  /**
+   * Passes when no HTML or CSS feature of the mail is unsupported ("no" in the caniemail data)
+   * in the clients checked (default: Apple Mail, Gmail, Outlook, Yahoo); `partial: true` fails
+   * on partial support too, `ignore` lists feature slugs the mail has a fallback for.
+   */
+  toPassHtmlCheck(this: ExpectMatcherState, received: MailMessage, options: HtmlCheckMatcherOptions = {}): Promise<MatcherReturnType> {
+    return trackPending(`expect(message)${this.isNot ? '.not' : ''}.toPassHtmlCheck()`, async (site) => {
+      const { ignore, partial, ...check } = options;
+      const report = await htmlCheckOf(received, check, site);
+      const failing = failingIssues(report, { ...(ignore ? { ignore } : {}), ...(partial !== undefined ? { partial } : {}) });
+      const hint = this.utils.matcherHint('toPassHtmlCheck', 'message', '', { isNot: this.isNot, promise: this.promise });
+      return {
+        pass: failing.length === 0,
+        name: 'toPassHtmlCheck',
+        message: () => (failing.length === 0 ? `${hint}\n\n"${received.subject}" uses nothing that ${report.clients.join(', ')} lack${report.issues.length > 0 ? ` (partial support: ${report.issues.map((i) => i.feature).join(', ')})` : ''}` : `${hint}\n\n${describeHtmlIssues(received, failing, report)}`),
+      };
+    });
+  },
+
+  /** Passes when every http(s) link and image of the mail answers 2xx (after redirects), fetched through the test's network. */
+  toHaveWorkingLinks(this: ExpectMatcherState, received: MailMessage, options: CheckLinksOptions = {}): Promise<MatcherReturnType> {
+    return trackPending(`expect(message)${this.isNot ? '.not' : ''}.toHaveWorkingLinks()`, async (site) => {
+      const results = await linkCheckOf(received, options, site);
+      const broken = results.filter((link) => !link.ok);
+      const hint = this.utils.matcherHint('toHaveWorkingLinks', 'message', '', { isNot: this.isNot, promise: this.promise });
+      return {
+        pass: broken.length === 0,
+        name: 'toHaveWorkingLinks',
+        message: () => (broken.length === 0 ? `${hint}\n\nall ${results.length} links of "${received.subject}" work` : `${hint}\n\n${describeBrokenLinks(received, broken, results.length)}`),
+      };
+    });
+  },
+
+  /** Passes when axe-core finds no violation of the mail rules in the mail as `inbox.open` shows it, in `{ page }`. */
+  toBeAccessible(this: ExpectMatcherState, received: MailMessage, options: ToBeAccessibleOptions): Promise<MatcherReturnType> {
+    return trackPending(`expect(message)${this.isNot ? '.not' : ''}.toBeAccessible()`, async (site) => {
+      if (!options?.page) throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, 'toBeAccessible() needs the page to show the mail in: await expect(message).toBeAccessible({ page })');
+      const { page, ...check } = options;
+      const violations = await accessibilityCheckOf(received, page, sourceInTest(received), check, site);
+      const hint = this.utils.matcherHint('toBeAccessible', 'message', '', { isNot: this.isNot, promise: this.promise });
+      return {
+        pass: violations.length === 0,
+        name: 'toBeAccessible',
+        message: () => (violations.length === 0 ? `${hint}\n\n"${received.subject}" breaks none of the mail accessibility rules` : `${hint}\n\n${describeViolations(received, violations)}`),
+      };
+    });
   },
 };
 

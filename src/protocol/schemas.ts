@@ -152,6 +152,61 @@ export type MailboxMessagesResponse = Static<typeof MailboxMessagesResponse>;
 export const MessageResponse = Type.Object({ message: Message });
 export type MessageResponse = Static<typeof MessageResponse>;
 
+/** `GET /api/emails/{mailboxId}/{messageId}/html-check` query: the mail clients to check. */
+export const HtmlCheckQuery = Type.Object({
+  client: Type.Optional(
+    Type.Union([Type.String(), Type.Array(Type.String())], {
+      description:
+        'A `family.platform` id of the caniemail data (`outlook.windows`, `gmail.desktop-webmail`) or a glob of them (`gmail.*`, `*.ios`); repeat for more. ' +
+        'Absent: `apple-mail.*`, `gmail.*`, `outlook.*`, `yahoo.*`, the families with the most readers.',
+    }),
+  ),
+});
+export type HtmlCheckQuery = Static<typeof HtmlCheckQuery>;
+
+/** How one mail client handles a feature the mail uses: not at all, or in part, with the data's notes on why. */
+export const HtmlCheckClient = Type.Object(
+  {
+    client: Type.String({ description: '`family.platform`, e.g. `outlook.windows`.' }),
+    name: Type.String({ description: 'Its name in the data, e.g. `Outlook Windows`.' }),
+    support: Type.Union([Type.Literal('no'), Type.Literal('partial')], { description: 'Support in the newest version the data lists for the client.' }),
+    notes: Type.Array(Type.String(), { description: "The data's notes on that support (Markdown as caniemail writes it)." }),
+  },
+  { title: 'HtmlCheckClient' },
+);
+export type HtmlCheckClient = Static<typeof HtmlCheckClient>;
+
+/** A feature the mail uses that some client checked lacks or supports in part. */
+export const HtmlCheckIssue = Type.Object(
+  {
+    feature: Type.String({ description: 'The caniemail slug, e.g. `css-display-flex`.' }),
+    title: Type.String(),
+    url: Type.String({ description: 'The caniemail page of the feature.' }),
+    category: Type.String({ description: '`html`, `css`, `image` or `others`.' }),
+    clients: Type.Array(HtmlCheckClient),
+    where: Type.Array(Type.String(), { description: "Up to 5 places in the mail: `line 12: <div style=\"display:flex\">`, `line 4, <style>: .row { display: flex }`." }),
+    count: Type.Integer({ description: 'How many places use the feature.' }),
+  },
+  { title: 'HtmlCheckIssue' },
+);
+export type HtmlCheckIssue = Static<typeof HtmlCheckIssue>;
+
+/**
+ * The HTML check of a mail: which of its HTML and CSS features each client checked lacks or
+ * supports in part, by the caniemail.com data. Issues with the most clients answering `no` come
+ * first, then by feature slug.
+ */
+export const HtmlCheckReport = Type.Object(
+  {
+    hasHtml: Type.Boolean({ description: 'Whether the mail has an HTML body; without one there are no issues.' }),
+    clients: Type.Array(Type.String(), { description: 'The client ids checked, sorted.' }),
+    dataDate: Type.String({ description: 'The day the caniemail data was last updated (YYYY-MM-DD).' }),
+    issues: Type.Array(HtmlCheckIssue),
+  },
+  { title: 'HtmlCheckReport' },
+);
+export type HtmlCheckReport = Static<typeof HtmlCheckReport>;
+
 // ---- configuration endpoints -----------------------------------------------------------
 
 export const QuotaUsage = Type.Object({

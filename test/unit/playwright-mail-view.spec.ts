@@ -1,6 +1,7 @@
 // Unit: the document inbox.open() shows for a mail — what is taken out of its HTML, where its
 // `cid:` references point, how a text-only mail becomes a page of text with links — and that
 // open() refuses a target that is not a page or context before touching any browser.
+import { mailMessage } from '../helpers/mail-message.js';
 import { expect, test } from '@playwright/test';
 import { load } from 'cheerio';
 import { Inbox, type InboxHost } from '../../src/playwright/inbox.js';
@@ -10,24 +11,7 @@ import type { Message } from '../../src/protocol/index.js';
 
 const BASE = 'http://mail.mailwright.invalid/7/';
 
-function message(body: { html?: string; text?: string; subject?: string }): MailMessage {
-  const data: Message = {
-    id: 'msg_1',
-    mailboxId: 'mbx_1',
-    mailbox: 'user@mailwright.test',
-    from: { address: 'no-reply@app.test', name: 'App' },
-    to: [{ address: 'user@mailwright.test', name: '' }],
-    cc: [],
-    subject: body.subject ?? 'Hello',
-    receivedAt: new Date(0).toISOString(),
-    size: 100,
-    headers: {},
-    text: body.text ?? null,
-    html: body.html ?? null,
-    attachments: [],
-  };
-  return new MailMessage(data);
-}
+const message = mailMessage;
 
 test('HTML: links, refresh, frames, forms, scripts, inline handlers and javascript: URLs are taken out; content stays', () => {
   const { html, links } = mailDocument(

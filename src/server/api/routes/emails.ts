@@ -1,6 +1,6 @@
 // Owns the email endpoints (scope `emails`): create and expire a mailbox, the batched poll with
-// long-polling, a mailbox's messages, one message and its raw source, the recipients SMTP refused,
-// and a mailbox's fault rules (add, list, clear).
+// long-polling, a mailbox's messages, one message, its raw source and its HTML check, the
+// recipients SMTP refused, and a mailbox's fault rules (add, list, clear).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaValidationError } from 'fastify';
 import {
@@ -9,6 +9,8 @@ import {
   FaultRuleBody,
   FaultsResponse,
   GenerateMailboxBody,
+  HtmlCheckQuery,
+  HtmlCheckReport,
   ListEmailsQuery,
   ListEmailsResponse,
   Mailbox,
@@ -20,6 +22,7 @@ import {
   RefusalsQuery,
   RefusalsResponse,
 } from '../../../protocol/index.js';
+import { checkHtml, DEFAULT_CLIENTS, HtmlCheckError } from '../../../checks/html-check.js';
 import type { ServiceContext } from '../../context.js';
 import { toMailbox, toMessage, toMessageSummary, toRefusal } from '../../dto.js';
 import { createMailboxFor } from '../../actions.js';
@@ -266,6 +269,34 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     const raw = await store.getRawMessage(account.id, mailbox.id, message.id);
     if (!raw) throw new ApiError('message_not_found', `message "${message.id}" is gone (its mailbox expired)`);
     return reply.type('message/rfc822').header('content-disposition', `inline; filename="${message.id}.eml"`).send(raw as unknown as string);
+  });
+
+  app.get('/api/emails/:mailboxId/:messageId/html-check', {
+    config: { scope: 'emails' },
+    schema: {
+      tags: ['emails'],
+      summary: 'Which HTML and CSS features of the message each mail client lacks or supports in part (caniemail.com data)',
+      description:
+        'Reads the HTML body for the HTML elements and attributes, CSS properties, values, selectors and at-rules, and image formats it uses, and answers, ' +
+        'for each one a client checked lacks (`no`) or supports in part (`partial`) in the newest version the caniemail.com data lists, ' +
+        'the clients with the data\'s notes, up to 5 places in the mail (`line 12: <div style="display:flex">`) and how many there are. ' +
+        `\`client\` is a \`family.platform\` id (\`outlook.windows\`) or a glob (\`gmail.*\`, \`*.ios\`), repeatable; absent: ${DEFAULT_CLIENTS.join(', ')}. ` +
+        'An unknown client is a 400 `invalid_request` naming `client`. A message without HTML answers `hasHtml: false` and no issues.',
+      params: MessageParams,
+      querystring: HtmlCheckQuery,
+      response: { 200: HtmlCheckReport, ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (request) => {
+    const { account } = authOf(request);
+    const { message } = await findMessage(account.id, request.params.mailboxId, request.params.messageId);
+    const given = request.query.client;
+    const clients = given === undefined ? undefined : Array.isArray(given) ? given : [given];
+    try {
+      return checkHtml(toMessage(message).html, { clients });
+    } catch (error) {
+      if (error instanceof HtmlCheckError) throw new ApiError('invalid_request', error.message, 'client');
+      throw error;
+    }
   });
 };
 

@@ -4,7 +4,9 @@
 // (`cid:` parts of the same message) inlined as `data:` URLs, at Phone, Tablet or Desktop
 // width; text, headers, raw source, attachments (embedded parts named by their Content-ID),
 // and what extraction finds with its reasons.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HtmlCheckReport } from '../../../checks/html-check.js';
+import type { LinkCheckResult } from '../../../checks/link-check.js';
 import PostalMime from 'postal-mime';
 import type { Attachment } from '../../../protocol/index.js';
 import type { ServiceContext } from '../../context.js';
@@ -18,6 +20,7 @@ const TABS = [
   { id: 'headers', label: 'Headers' },
   { id: 'raw', label: 'Raw' },
   { id: 'attachments', label: 'Attachments' },
+  { id: 'checks', label: 'Checks' },
 ] as const;
 
 /** Raw source shown on the page (the download has all of it). */
@@ -165,10 +168,36 @@ export async function messagePages(app: FastifyInstance, { ctx }: { ctx: Service
     return raw;
   }
 
-  app.get('/mailboxes/:mailboxId/messages/:messageId', async (request, reply) => {
+  /** The Checks tab: the HTML check for the clients asked for (default ones when none), and a link check's results when one ran. */
+  async function checks(message: StoredMessage, clientsText: string | undefined, links: LinkCheckResult[] | null) {
+    const { checkHtml, DEFAULT_CLIENTS } = await import('../../../checks/html-check.js');
+    const clients = (clientsText ?? '').split(/[\s,]+/).filter(Boolean);
+    let html: HtmlCheckReport | null = null;
+    let error: string | null = null;
+    try {
+      html = checkHtml(message.body!.html, { clients });
+    } catch (caught) {
+      error = caught instanceof Error ? caught.message : String(caught);
+    }
+    return { clientsText: clients.join(', '), placeholder: DEFAULT_CLIENTS.join(', '), html, error, links };
+  }
+
+  app.get('/mailboxes/:mailboxId/messages/:messageId', async (request, reply) => renderMessage(request, reply, null));
+
+  // The link check of the Checks tab, run by the service through its SSRF guard (a POST: it reaches out).
+  app.post('/mailboxes/:mailboxId/messages/:messageId/check-links', async (request, reply) => {
+    const { message } = await ownMessage(request);
+    const [{ checkLinks }, { serviceLinkFetcher }] = await Promise.all([import('../../../checks/link-check.js'), import('../../link-fetcher.js')]);
+    await using fetcher = serviceLinkFetcher(ctx);
+    const links = await checkLinks({ html: message.body!.html, text: message.body!.text }, fetcher);
+    return renderMessage(request, reply, links);
+  });
+
+  async function renderMessage(request: FastifyRequest, reply: FastifyReply, links: LinkCheckResult[] | null) {
     const { mailbox, message } = await ownMessage(request);
-    const query = request.query as { tab?: string; images?: string; width?: string };
-    const tab = TABS.some((t) => t.id === query.tab) ? query.tab! : message.body!.html ? 'html' : 'text';
+    const query = request.query as { tab?: string; images?: string; width?: string; clients?: string };
+    const wanted = links ? 'checks' : query.tab;
+    const tab = TABS.some((t) => t.id === wanted) ? wanted! : message.body!.html ? 'html' : 'text';
     const width = WIDTHS.find((w) => w.id === query.width) ?? WIDTHS[2];
     const input = { subject: message.subject, text: message.body!.text, html: message.body!.html };
     // Loaded on the first message viewed: a server that never shows one does not carry the HTML parser.
@@ -183,8 +212,9 @@ export async function messagePages(app: FastifyInstance, { ctx }: { ctx: Service
       title: message.subject || '(no subject)', nav: 'mailboxes', mailbox, message: { ...message, ...message.body, attachments }, tab, tabs: TABS,
       images: query.images === '1', base: `/mailboxes/${mailbox.id}/messages/${message.id}`, headers: headerRows(message), raw,
       widths: WIDTHS, width, link: forDisplay(explainVerificationLink(input)), code: forDisplay(explainCode(input)),
+      checks: tab === 'checks' ? await checks(message, query.clients, links) : null,
     });
-  });
+  }
 
   app.get('/mailboxes/:mailboxId/messages/:messageId/html', async (request, reply) => {
     const { mailbox, message } = await ownMessage(request);
