@@ -50,6 +50,12 @@ export interface LinkCheckOptions {
    * @default 10_000
    */
   timeout?: number;
+  /**
+   * Links not to fetch: a URL containing one of these strings, or matching one of these
+   * RegExps, is left out of the check and its results. For a one-time link the app spends on
+   * any GET or HEAD (a verification or magic link), when the test still has to follow it.
+   */
+  skip?: ReadonlyArray<string | RegExp>;
 }
 
 /** The verdict on one URL. */
@@ -256,7 +262,9 @@ async function checkOne(link: LinkToCheck, fetch: LinkFetcher, timeoutMs: number
 export async function checkLinks(message: LinkCheckInput, fetch: LinkFetcher, options: LinkCheckOptions = {}): Promise<LinkCheckResult[]> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
-  const links = linksToCheck(message);
+  const skip = options.skip ?? [];
+  const skipped = (url: string) => skip.some((s) => (typeof s === 'string' ? url.includes(s) : ((s.lastIndex = 0), s.test(url))));
+  const links = linksToCheck(message).filter(({ url }) => !skipped(url));
   const results = new Array<LinkCheckResult>(links.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -93,6 +93,15 @@ test.describe('linksToCheck', () => {
 });
 
 test.describe('checkLinks', () => {
+  test('skip leaves out the links that contain a string or match a RegExp: not fetched, not reported', async () => {
+    const asked: string[] = [];
+    const fetch: LinkFetcher = async (url) => (asked.push(url), { status: 200, url });
+    const text = 'Verify: https://app.test/verify?token=1 · Help: https://app.test/help · Magic: https://app.test/magic/cb?t=2';
+    const results = await checkLinks({ text }, fetch, { skip: ['/verify?', /\/magic\//g] });
+    expect(results.map((r) => r.url)).toEqual(['https://app.test/help']);
+    expect(asked).toEqual(['https://app.test/help']);
+  });
+
   const A = 'https://example.com/a';
   const B = 'https://example.com/b';
   const C = 'https://example.com/c';
