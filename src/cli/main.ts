@@ -302,6 +302,8 @@ async function mcp(values: Values): Promise<void> {
     forget();
     await client.close().catch(() => {});
     await server.close();
+    // Stopped by a signal, stdin may still be open: it would keep the process alive.
+    process.stdin.destroy();
   }
 }
 

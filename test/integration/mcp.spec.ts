@@ -2,6 +2,8 @@
 // the built CLI (`mailwright mcp`) and over Streamable HTTP against `/mcp` of a real service:
 // the tools and their schemas, waits that resolve on arrival, extraction of links and codes,
 // tool errors that say what happened, injected SMTP faults, the key and the quota of `/mcp`.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -265,8 +267,24 @@ test.describe('mailwright mcp without MAILWRIGHT_URL', () => {
     } finally {
       await client.close();
     }
-    const { existsSync } = await import('node:fs');
     expect(existsSync(join(cwd, '.mailwright', 'mailwright.db'))).toBe(true);
+  });
+
+  test('SIGTERM stops its own service and the process, though stdin is still open', async () => {
+    const cwd = tempDir('mailwright-mcp-');
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'mcp', '--http-port', '0', '--smtp-port', '0'], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await expect.poll(() => /web UI and API (http:\S+),/.exec(stderr)?.[1]).toBeTruthy();
+    const url = /web UI and API (http:\S+),/.exec(stderr)![1]!;
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const record = join(cwd, '.mailwright', 'mailwright.db.service.json');
+    expect(existsSync(record)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    expect(existsSync(record)).toBe(false);
   });
 
   test('with MAILWRIGHT_URL but no key it exits 2 saying what to set', async () => {
