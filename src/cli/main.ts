@@ -275,7 +275,7 @@ async function mcp(values: Values): Promise<void> {
     const base = (url ?? `http://127.0.0.1:${DEFAULT_HTTP_PORT}`).replace(/\/+$/, '');
     if (!/^https?:\/\//i.test(base)) throw new UsageError(`MAILWRIGHT_URL is "${base}", which is not an http:// or https:// URL; write e.g. http://127.0.0.1:${DEFAULT_HTTP_PORT}`);
     const client = new MailwrightClient({ baseURL: base, apiKey, timeout: 15_000 });
-    await serveStdio(client, { smtpUrl: env.MAILWRIGHT_SMTP_URL?.trim() || null });
+    await serveStdio(client, { smtpUrl: env.MAILWRIGHT_SMTP_URL?.trim() || (await smtpUrlOf(client, base)) });
     await client.close().catch(() => {});
     return;
   }
@@ -304,6 +304,20 @@ async function mcp(values: Values): Promise<void> {
     await server.close();
     // Stopped by a signal, stdin may still be open: it would keep the process alive.
     process.stdin.destroy();
+  }
+}
+
+/**
+ * Where a running service takes mail, from its own answer (`smtpPort` of GET /api/config) at the
+ * API's host; null when it cannot say (an older service, a key without the `config` scope).
+ */
+async function smtpUrlOf(client: MailwrightClient, base: string): Promise<string | null> {
+  try {
+    const { smtpPort } = await client.getConfig();
+    return smtpPort === undefined ? null : `smtp://${new URL(base).hostname}:${smtpPort}`;
+  } catch (error) {
+    process.stderr.write(`mailwright mcp: the service at ${base} did not say its SMTP port (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); set MAILWRIGHT_SMTP_URL to tell agents where mail goes\n`);
+    return null;
   }
 }
 
@@ -763,7 +777,7 @@ const COMMANDS: readonly Command[] = [
     synopsis: '[--http-port N] [--smtp-port N] [--domain D] [--data FILE]',
     summary: 'serve MCP on stdio: tools for agents to create inboxes, wait for mail, links and codes, and inject SMTP faults',
     about:
-      'With MAILWRIGHT_URL and MAILWRIGHT_API_KEY in the environment it uses that service (MAILWRIGHT_SMTP_URL, when set, is the SMTP address it reports). ' +
+      'With MAILWRIGHT_URL and MAILWRIGHT_API_KEY in the environment it uses that service and reports its SMTP address (MAILWRIGHT_SMTP_URL, when set, instead). ' +
       'With neither, it starts its own service on 127.0.0.1 (the options below, as for `serve`) and reports its SMTP address. Stdout carries the MCP protocol only; logs go to stderr.',
     flags: withCommon(MCP_FLAGS),
     run: mcp,

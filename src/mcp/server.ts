@@ -190,7 +190,7 @@ async function waitFor<T>(client: MailwrightClient, args: WaitArgs, signal: Abor
 export function instructionsFor(smtpUrl: string | null): string {
   const where = smtpUrl
     ? `The app under test must send its mail over SMTP to ${smtpUrl} (no TLS, no auth needed).`
-    : "The app under test must send its mail over SMTP to this service's SMTP port (not known here: set MAILWRIGHT_SMTP_URL for `mailwright mcp` to report it).";
+    : "The app under test must send its mail over SMTP to this service's SMTP port (the service did not say which: set MAILWRIGHT_SMTP_URL for `mailwright mcp` to report it).";
   return [
     'mailwright gives you disposable email inboxes to finish sign-up, verification, password-reset, magic-link and one-time-code flows.',
     where,

@@ -233,6 +233,8 @@ export const ConfigResponse = Type.Object({
   }),
   mailboxes: Type.Object({ live: Type.Integer() }),
   quota: QuotaUsage,
+  /** The port the service takes mail on over SMTP (its host is the API's); absent before SMTP listens. */
+  smtpPort: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
 });
 export type ConfigResponse = Static<typeof ConfigResponse>;
 

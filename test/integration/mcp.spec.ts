@@ -229,6 +229,17 @@ test.describe('/mcp on the service', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
+  test('over stdio without MAILWRIGHT_SMTP_URL it reports the SMTP address the service gives in GET /api/config', async () => {
+    expect((await service.api('GET', '/api/config')).body.smtpPort).toBe(service.smtpPort);
+    const client = await stdioClient({ MAILWRIGHT_URL: service.httpUrl, MAILWRIGHT_API_KEY: ADMIN_KEY });
+    try {
+      expect(client.getInstructions()).toContain(`over SMTP to smtp://127.0.0.1:${service.smtpPort} `);
+      expect((await caller(client)('create_inbox', {})).structuredContent).toMatchObject({ smtp: `smtp://127.0.0.1:${service.smtpPort}` });
+    } finally {
+      await client.close();
+    }
+  });
+
   test('each tool call counts one API call of the quota; past it a tool call is a tool error naming the quota', async () => {
     const key = await accountWithKey(service.data, `mcp-quota-${Date.now()}@example.com`);
     const client = await httpClient(service, { 'x-api-key': key });

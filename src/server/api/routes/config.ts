@@ -48,6 +48,7 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       limits: { monthlyCalls: limits.monthlyCalls, maxMailboxes: limits.maxMailboxes, maxExpiryTime: limits.maxExpiryTime, maxMessageSize: config.maxMessageSize },
       mailboxes: { live },
       quota: toQuotaUsage(quota),
+      ...(ctx.smtpPort === undefined ? {} : { smtpPort: ctx.smtpPort }),
     };
   });
 
