@@ -8,7 +8,7 @@ import { load } from 'cheerio';
 import type * as CssTree from 'css-tree';
 import type { CssNode, Declaration, Rule, WalkContext } from 'css-tree';
 import { isComment, isDirective, isTag, type AnyNode, type Element } from 'domhandler';
-import type { HtmlCheckClient, HtmlCheckIssue, HtmlCheckReport } from '../protocol/schemas.js';
+import { DEFAULT_HTML_CHECK_CLIENTS, type HtmlCheckClient, type HtmlCheckIssue, type HtmlCheckReport } from '../protocol/schemas.js';
 import { DETECTORS, type Detection, type SelectorForm } from './html-features.js';
 
 export type { HtmlCheckClient, HtmlCheckIssue, HtmlCheckReport };
@@ -17,7 +17,7 @@ export type { HtmlCheckClient, HtmlCheckIssue, HtmlCheckReport };
  * The clients checked when none are given: the families with the most readers, every platform
  * of each (Apple Mail, Gmail, Outlook, Yahoo! Mail).
  */
-export const DEFAULT_CLIENTS: readonly string[] = Object.freeze(['apple-mail.*', 'gmail.*', 'outlook.*', 'yahoo.*']);
+export const DEFAULT_CLIENTS: readonly string[] = DEFAULT_HTML_CHECK_CLIENTS;
 
 /** Options of {@link checkHtml}. */
 export interface HtmlCheckOptions {

@@ -1,5 +1,6 @@
-// Owns the `mailwright` command: `serve`, the store administration commands, and the commands
-// that talk to a running service over HTTP (mailboxes create, messages list|show). Results go
+// Owns the `mailwright` command: `serve`, the store administration commands, the commands
+// that talk to a running service over HTTP (mailboxes create, messages list|show), and `mcp`
+// (the MCP tools on stdio, against that service or one of its own). Results go
 // to stdout (a created secret alone on the last line; lists as a table, or JSON with --json),
 // errors to stderr in one line. Exit codes: 0 ok, 1 failure while running, 2 usage error.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

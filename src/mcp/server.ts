@@ -314,38 +314,40 @@ export function createMcpServer(client: MailwrightClient, options: McpToolsOptio
       }),
   );
 
-  server.registerTool(
-    'wait_for_link',
-    {
-      title: 'Wait for verification link',
-      description: `Wait for a verification, password-reset, magic-sign-in or invitation link in a message of the inbox; returns the link to open. Unsubscribe, help and logo links are never returned. ${WAIT_HOW}`,
-      inputSchema: waitShape,
-      outputSchema: { inbox: z.string(), ...summaryShape, link: z.string() },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (args, extra) =>
-      guarded(args.inbox, extra, async (signal) => {
-        const hints = args.url_includes !== undefined ? { urlIncludes: args.url_includes } : undefined;
-        const { message, found } = await waitFor(client, args, signal, (m) => findVerificationLink(m, hints), 'a verification link');
-        return ok(`${found}\n\n${fromMessage(message)}`, { inbox: message.mailbox, ...summary(message), link: found });
-      }),
-  );
+  /** A wait whose answer is what `pick` finds in the mail (`link` or `code`), as text and as `key`. */
+  function extractingWait(name: string, title: string, description: string, key: 'link' | 'code', wants: string, pick: (m: Message, args: WaitArgs) => string | undefined): void {
+    server.registerTool(
+      name,
+      {
+        title,
+        description: `${description} ${WAIT_HOW}`,
+        inputSchema: waitShape,
+        outputSchema: { inbox: z.string(), ...summaryShape, [key]: z.string() },
+        annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      },
+      async (args, extra) =>
+        guarded(args.inbox, extra, async (signal) => {
+          const { message, found } = await waitFor(client, args, signal, (m) => pick(m, args), wants);
+          return ok(`${found}\n\n${fromMessage(message)}`, { inbox: message.mailbox, ...summary(message), [key]: found });
+        }),
+    );
+  }
 
-  server.registerTool(
+  extractingWait(
+    'wait_for_link',
+    'Wait for verification link',
+    'Wait for a verification, password-reset, magic-sign-in or invitation link in a message of the inbox; returns the link to open. Unsubscribe, help and logo links are never returned.',
+    'link',
+    'a verification link',
+    (m, args) => findVerificationLink(m, args.url_includes !== undefined ? { urlIncludes: args.url_includes } : undefined),
+  );
+  extractingWait(
     'wait_for_code',
-    {
-      title: 'Wait for one-time code',
-      description: `Wait for a one-time code (verification or sign-in code, OTP) in a message of the inbox; returns the code to type. Years, prices, dates and phone numbers are never codes. ${WAIT_HOW}`,
-      inputSchema: waitShape,
-      outputSchema: { inbox: z.string(), ...summaryShape, code: z.string() },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (args, extra) =>
-      guarded(args.inbox, extra, async (signal) => {
-        const hints = args.digits !== undefined ? { digits: args.digits } : undefined;
-        const { message, found } = await waitFor(client, args, signal, (m) => findCode(m, hints), 'a one-time code');
-        return ok(`${found}\n\n${fromMessage(message)}`, { inbox: message.mailbox, ...summary(message), code: found });
-      }),
+    'Wait for one-time code',
+    'Wait for a one-time code (verification or sign-in code, OTP) in a message of the inbox; returns the code to type. Years, prices, dates and phone numbers are never codes.',
+    'code',
+    'a one-time code',
+    (m, args) => findCode(m, args.digits !== undefined ? { digits: args.digits } : undefined),
   );
 
   server.registerTool(

@@ -1,6 +1,7 @@
 // Owns Inbox, the object tests hold: its address, the waits (message, verification link, code),
-// expectNoMessage, messages(), source(), open() and the inbox's fault rules (injectFault, faults,
-// clearFaults). Each wait is a test.step (with an inner step naming what arrived), sees only
+// expectNoMessage, messages(), source(), open(), the inbox's fault rules (injectFault, faults,
+// clearFaults) and the mail checks of its messages (checkHtml, checkLinks, checkAccessibility,
+// run by mail-checks.ts). Each wait is a test.step (with an inner step naming what arrived), sees only
 // messages in its window (since the test started, or `since`), and times out with a
 // MailwrightTimeoutError that also names the fault rules that turned mail away.
 import { test as base, type BrowserContext, type Page } from '@playwright/test';
@@ -20,7 +21,7 @@ import {
 } from './errors.js';
 import { explainMiss } from './explain.js';
 import { describeMatch, matchesMessage, validateMatch, type MatchInput } from './match.js';
-import { showMail, type OpenOptions } from './mail-view.js';
+import { isPlaywrightContext, isPlaywrightPage, showMail, type OpenOptions } from './mail-view.js';
 import type { HtmlCheckOptions, HtmlCheckReport } from '../checks/html-check.js';
 import type { LinkCheckResult } from '../checks/link-check.js';
 import type { AccessibilityViolation } from './accessibility.js';
@@ -203,14 +204,6 @@ function inTest(): boolean {
   } catch {
     return false;
   }
-}
-
-function isPlaywrightPage(target: unknown): target is Page {
-  return typeof target === 'object' && target !== null && typeof (target as Page).goto === 'function' && typeof (target as Page).mainFrame === 'function';
-}
-
-function isPlaywrightContext(target: unknown): target is BrowserContext {
-  return typeof target === 'object' && target !== null && typeof (target as BrowserContext).newPage === 'function' && typeof (target as BrowserContext).browser === 'function';
 }
 
 /** Longest subject, link or code shown in a step title; a longer one is cut with `…`. */

@@ -9,7 +9,7 @@ import { checkMailAccessibility, type AccessibilityViolation } from './accessibi
 import type { CallSite } from './call-site.js';
 import { FIXTURE_ERROR_CODES, MailwrightFixtureError } from './errors.js';
 import { playwrightLinkFetcher } from './link-fetcher.js';
-import { showMail, type OpenOptions } from './mail-view.js';
+import { isPlaywrightContext, isPlaywrightPage, showMail, type OpenOptions } from './mail-view.js';
 import type { MailMessage } from './message.js';
 import { currentTestScope } from './test-scope.js';
 
@@ -93,12 +93,12 @@ export function accessibilityCheckOf(
   site: CallSite | undefined,
 ): Promise<AccessibilityViolation[]> {
   const mail = assertMessage(message, 'the accessibility check');
-  const isPage = typeof (target as Page)?.goto === 'function';
-  if (!isPage && typeof (target as BrowserContext)?.newPage !== 'function') {
+  const isPage = isPlaywrightPage(target);
+  if (!isPage && !isPlaywrightContext(target)) {
     throw new MailwrightFixtureError(FIXTURE_ERROR_CODES.invalidArgument, `the accessibility check of "${subjectOf(mail)}" needs the test's page or context to show the mail in, e.g. { page }`);
   }
   return checkStep(`accessibility check of "${subjectOf(mail)}"`, `accessibility ${subjectOf(mail)}.json`, async () => {
-    const page = isPage ? (target as Page) : await (target as BrowserContext).newPage();
+    const page = isPage ? target : await target.newPage();
     try {
       await showMail(page, { message: mail, source }, options.width === undefined ? {} : { width: options.width });
       return await checkMailAccessibility(page, options.rules ? { rules: options.rules } : {});

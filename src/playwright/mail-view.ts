@@ -13,7 +13,7 @@
 // another; the mail origin stays served for the page's life, so back or forward to a mail
 // shows it again, protected again. A text-only mail is shown as its text, wrapped, with its
 // URLs as links.
-import type { Frame, Page, Route } from '@playwright/test';
+import type { BrowserContext, Frame, Page, Route } from '@playwright/test';
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import createDebug from 'debug';
@@ -43,6 +43,16 @@ export interface OpenOptions {
    * @default 800
    */
   width?: number;
+}
+
+/** Whether `target` is a Playwright Page (what a mail can be shown in). */
+export function isPlaywrightPage(target: unknown): target is Page {
+  return typeof target === 'object' && target !== null && typeof (target as Page).goto === 'function' && typeof (target as Page).mainFrame === 'function';
+}
+
+/** Whether `target` is a Playwright BrowserContext (whose new tab can show a mail). */
+export function isPlaywrightContext(target: unknown): target is BrowserContext {
+  return typeof target === 'object' && target !== null && typeof (target as BrowserContext).newPage === 'function' && typeof (target as BrowserContext).browser === 'function';
 }
 
 /** A mail to show: the message and a way to its raw source (read only for `cid:` parts). */

@@ -152,13 +152,19 @@ export type MailboxMessagesResponse = Static<typeof MailboxMessagesResponse>;
 export const MessageResponse = Type.Object({ message: Message });
 export type MessageResponse = Static<typeof MessageResponse>;
 
+/**
+ * The mail clients an HTML check covers when none are given: the families with the most
+ * readers, every platform of each (Apple Mail, Gmail, Outlook, Yahoo! Mail).
+ */
+export const DEFAULT_HTML_CHECK_CLIENTS: readonly string[] = Object.freeze(['apple-mail.*', 'gmail.*', 'outlook.*', 'yahoo.*']);
+
 /** `GET /api/emails/{mailboxId}/{messageId}/html-check` query: the mail clients to check. */
 export const HtmlCheckQuery = Type.Object({
   client: Type.Optional(
     Type.Union([Type.String(), Type.Array(Type.String())], {
       description:
         'A `family.platform` id of the caniemail data (`outlook.windows`, `gmail.desktop-webmail`) or a glob of them (`gmail.*`, `*.ios`); repeat for more. ' +
-        'Absent: `apple-mail.*`, `gmail.*`, `outlook.*`, `yahoo.*`, the families with the most readers.',
+        `Absent: ${DEFAULT_HTML_CHECK_CLIENTS.map((c) => `\`${c}\``).join(', ')}, the families with the most readers.`,
     }),
   ),
 });

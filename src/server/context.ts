@@ -1,5 +1,6 @@
 // Owns the shape of the resolved service configuration (config.ts resolves it), the roles with
-// their default limits, the default webhook retry schedule, and the context every subsystem receives.
+// their default limits, the default webhook retry schedule, and the context every subsystem
+// receives (with the SMTP port once it listens).
 import type { Logger } from 'pino';
 import type { ServiceBus } from './events.js';
 import type { Store } from './store/store.js';

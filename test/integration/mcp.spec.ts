@@ -98,7 +98,7 @@ for (const kind of ['stdio', 'http'] as const) {
     test('wait_for_link begun before the mail is sent resolves on arrival; wait_for_code after it, list and read follow', async () => {
       const box = await inbox();
       const waiting = call('wait_for_link', { inbox: box.address, subject: 'verify', timeout_seconds: 60 });
-      // The wait is held by the service before the mail goes out: nothing is there yet.
+      // The wait is begun with the inbox still empty: it can only be answered by the mail sent below.
       await expect.poll(async () => ((await service.api('GET', `/api/emails/${box.inbox_id}`)).body as { total: number }).total).toBe(0);
       await service.send({ from: 'app@example.com', to: box.address, subject: 'Verify your email', text: 'Welcome! Confirm your address: https://app.example.com/verify?token=abc123\n\nThanks' });
       const sent = Date.now();

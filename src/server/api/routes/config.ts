@@ -1,4 +1,5 @@
-// Owns the configuration endpoints (scope `config`): account settings and usage, webhooks
+// Owns the configuration endpoints (scope `config`): account settings and usage (and the port
+// SMTP takes mail on), webhooks
 // with their delivery log and test event, and redeeming quota codes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaValidationError } from 'fastify';
 import {
+  DEFAULT_HTML_CHECK_CLIENTS,
   FAULT_DELAY_MAX,
   FaultRule,
   FaultRuleBody,
@@ -22,7 +23,6 @@ import {
   RefusalsQuery,
   RefusalsResponse,
 } from '../../../protocol/index.js';
-import { checkHtml, DEFAULT_CLIENTS, HtmlCheckError } from '../../../checks/html-check.js';
 import type { ServiceContext } from '../../context.js';
 import { toMailbox, toMessage, toMessageSummary, toRefusal } from '../../dto.js';
 import { createMailboxFor } from '../../actions.js';
@@ -280,7 +280,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         'Reads the HTML body for the HTML elements and attributes, CSS properties, values, selectors and at-rules, and image formats it uses, and answers, ' +
         'for each one a client checked lacks (`no`) or supports in part (`partial`) in the newest version the caniemail.com data lists, ' +
         'the clients with the data\'s notes, up to 5 places in the mail (`line 12: <div style="display:flex">`) and how many there are. ' +
-        `\`client\` is a \`family.platform\` id (\`outlook.windows\`) or a glob (\`gmail.*\`, \`*.ios\`), repeatable; absent: ${DEFAULT_CLIENTS.join(', ')}. ` +
+        `\`client\` is a \`family.platform\` id (\`outlook.windows\`) or a glob (\`gmail.*\`, \`*.ios\`), repeatable; absent: ${DEFAULT_HTML_CHECK_CLIENTS.join(', ')}. ` +
         'An unknown client is a 400 `invalid_request` naming `client`. A message without HTML answers `hasHtml: false` and no issues.',
       params: MessageParams,
       querystring: HtmlCheckQuery,
@@ -291,6 +291,8 @@ export const emailRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     const { message } = await findMessage(account.id, request.params.mailboxId, request.params.messageId);
     const given = request.query.client;
     const clients = given === undefined ? undefined : Array.isArray(given) ? given : [given];
+    // Loaded on the first check: a service that never runs one does not carry the HTML and CSS parsers.
+    const { checkHtml, HtmlCheckError } = await import('../../../checks/html-check.js');
     try {
       return checkHtml(toMessage(message).html, { clients });
     } catch (error) {

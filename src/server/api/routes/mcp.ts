@@ -5,10 +5,8 @@
 // the caller, marked internal so those calls are not counted again.
 import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Agent, type Dispatcher } from 'undici';
 import { MailwrightClient } from '../../../client/index.js';
-import { createMcpServer } from '../../../mcp/server.js';
 import { API_KEY_HEADER } from '../../../protocol/index.js';
 import type { ServiceContext } from '../../context.js';
 import { authenticate, countCall, headerValue, type InternalCalls } from '../auth.js';
@@ -31,6 +29,13 @@ function selfUrl(address: AddressInfo): string {
 /** Adds the internal-call header to every request sent through `dispatcher`. */
 function marking(dispatcher: Dispatcher, internal: InternalCalls): Dispatcher {
   return dispatcher.compose((dispatch) => (options, handler) => dispatch({ ...options, headers: { ...(options.headers as Record<string, string>), ...internal.headers } }, handler));
+}
+
+/** The MCP server and its HTTP transport, loaded on the first request: a service nobody asks over MCP does not carry the SDK. */
+let mcp: Promise<[typeof import('../../../mcp/server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+function loadMcp() {
+  mcp ??= Promise.all([import('../../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
+  return mcp;
 }
 
 export const mcpRoutes: FastifyPluginAsync<{ ctx: ServiceContext; internal: InternalCalls }> = async (app, { ctx, internal }) => {
@@ -56,6 +61,7 @@ export const mcpRoutes: FastifyPluginAsync<{ ctx: ServiceContext; internal: Inte
       throw error;
     }
     const caller = auth;
+    const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
     const client = new MailwrightClient({ baseURL: selfUrl(request.server.server.address() as AddressInfo), apiKey: keyOf(request)!, dispatcher, timeout: 15_000 });
     const host = request.hostname.includes(':') && !request.hostname.startsWith('[') ? `[${request.hostname}]` : request.hostname;
     const smtpUrl = ctx.smtpPort === undefined ? null : `smtp://${host}:${ctx.smtpPort}`;

@@ -3,7 +3,8 @@
 // script-free copy is laid out there only to measure its height), with the images it embeds
 // (`cid:` parts of the same message) inlined as `data:` URLs, at Phone, Tablet or Desktop
 // width; text, headers, raw source, attachments (embedded parts named by their Content-ID),
-// and what extraction finds with its reasons.
+// what extraction finds with its reasons, and the Checks tab: the HTML check per mail client,
+// and a link check the service runs behind its SSRF guard (a POST).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HtmlCheckReport } from '../../../checks/html-check.js';
 import type { LinkCheckResult } from '../../../checks/link-check.js';
